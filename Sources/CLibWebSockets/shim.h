@@ -1,0 +1,25 @@
+#ifndef STORYBOOK_CLIBWEBSOCKETS_SHIM_H
+#define STORYBOOK_CLIBWEBSOCKETS_SHIM_H
+#include <libwebsockets.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#elif defined(__APPLE__)
+#include <pthread.h>
+#endif
+
+/// Macros and variadic helpers Swift cannot import, as small inline functions.
+static inline int sb_lws_pre(void) { return LWS_PRE; }
+static inline unsigned long long sb_lws_illegal_content_length(void) { return LWS_ILLEGAL_HTTP_CONTENT_LEN; }
+static inline void sb_lws_set_log_level(int level) { lws_set_log_level(level, NULL); }
+
+/// Names the calling thread (Linux keeps the first 15 bytes). pthread_setname_np needs _GNU_SOURCE,
+/// which Swift's Glibc module does not define.
+static inline void sb_set_current_thread_name(const char *name) {
+#if defined(__linux__)
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#elif defined(__APPLE__)
+    pthread_setname_np(name);
+#endif
+}
+
+#endif

@@ -1,0 +1,99 @@
+/// A registered component with its Props type erased: JSON in, JSON and views out.
+///
+/// The server works on this alone. Every JSON value that reaches a story goes through
+/// `validate`, which decodes it into the Props type, so nothing invalid ever becomes live.
+public struct AnyComponent: Sendable {
+    /// A variant as the server sees it: its id, name and props as canonical JSON.
+    public struct Variant: Sendable, Equatable {
+        public let id: String
+        public let name: String
+        public let props: JSONValue
+    }
+
+    /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives) and view.
+    public struct Validated: Sendable, Equatable {
+        public let props: JSONValue
+        public let view: [ViewNode]
+    }
+
+    public let id: String
+    public let title: String
+    /// The Swift name of the Props type, e.g. `UserProfile`.
+    public let propsType: String
+    public let variants: [Variant]
+    /// Whether the component turns commands into suggested Props.
+    public let hasSuggestions: Bool
+    private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
+    private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, PropsError>
+    private let inferSchema: @Sendable () -> EditorSchema
+
+    /// Erases `component`, encoding each variant. Throws when a variant's props cannot be encoded.
+    public init<Props>(_ component: Component<Props>) throws(CatalogError) {
+        let encoder = JSONValueEncoder()
+        let id = Slug.make(component.title)
+        var variants: [Variant] = []
+        for variant in component.variants {
+            do {
+                variants.append(Variant(id: Slug.storyID(componentID: id, variantName: variant.name),
+                                        name: variant.name, props: try encoder.encode(variant.props)))
+            } catch {
+                throw CatalogError.unencodableVariant(title: component.title, variant: variant.name, reason: "\(error)")
+            }
+        }
+        self.id = id
+        self.title = component.title
+        self.propsType = String(describing: Props.self)
+        self.variants = variants
+        self.hasSuggestions = component.suggestion != nil
+
+        let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
+            do {
+                let props = try PropsDecoding.decode(Props.self, from: json)
+                let canonical = try encoder.encode(props)
+                if let unknown = PropsDecoding.unknownMember(in: json, comparedWith: canonical) {
+                    return .failure(unknown)
+                }
+                return .success((props, Validated(props: canonical, view: component.view(props))))
+            } catch let error as PropsError {
+                return .failure(error)
+            } catch {
+                return .failure(PropsError(path: JSONPointer(), message: "cannot encode props: \(error)"))
+            }
+        }
+        self.validateJSON = { json in decodeAndRender(json).map(\.1) }
+        self.suggestJSON = { json, invocation in
+            decodeAndRender(json).flatMap { props, _ in
+                guard let suggested = component.suggest(props, invocation) else { return .success(nil) }
+                do {
+                    return .success(try encoder.encode(suggested))
+                } catch {
+                    return .failure(PropsError(path: JSONPointer(), message: "cannot encode suggested props: \(error)"))
+                }
+            }
+        }
+        let samples = variants.map(\.props)
+        let hints = component.hints
+        self.inferSchema = { EditorSchema.infer(Props.self, samples: samples, hints: hints) }
+    }
+
+    /// Decodes `json` into the Props type and renders it; the error names the field at fault.
+    public func validate(_ json: JSONValue) -> Result<Validated, PropsError> {
+        validateJSON(json)
+    }
+
+    /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.
+    /// The result still has to be validated like any edit.
+    public func suggest(from json: JSONValue, _ invocation: CommandInvocation) -> Result<JSONValue?, PropsError> {
+        suggestJSON(json, invocation)
+    }
+
+    /// The editor schema of the Props type, inferred from the type and the variants.
+    public func schema() -> EditorSchema {
+        inferSchema()
+    }
+
+    /// The variant with this story id.
+    public func variant(id: String) -> Variant? {
+        variants.first { $0.id == id }
+    }
+}

@@ -1,0 +1,24 @@
+extension Catalog {
+    /// The index of the contract: `{"v": 1, "components": [{"id", "title", "propsType", "stories": [{"id", "name"}]}]}`
+    /// in registration order (an array, so order survives any JSON reader).
+    public var index: JSONValue {
+        .object([
+            "v": 1,
+            "components": .array(components.map { component in
+                .object([
+                    "id": .string(component.id),
+                    "title": .string(component.title),
+                    "propsType": .string(component.propsType),
+                    "stories": .array(component.variants.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+                ])
+            }),
+        ])
+    }
+}
+
+extension Catalog.Story {
+    /// The headless view of the registered props.
+    public func registeredView() -> Result<[ViewNode], PropsError> {
+        component.validate(props).map(\.view)
+    }
+}

@@ -1,0 +1,104 @@
+/// Every registered component and its stories, with ids checked unique at start-up.
+public struct Catalog: Sendable {
+    /// A story: one variant of one component.
+    public struct Story: Sendable {
+        public let id: String
+        public let name: String
+        public let component: AnyComponent
+        /// The registered props of the variant.
+        public let props: JSONValue
+    }
+
+    /// The components in registration order.
+    public let components: [AnyComponent]
+    /// Every story in registration order.
+    public let stories: [Story]
+    private let storyIndex: [String: Int]
+    private let componentIndex: [String: Int]
+
+    /// A catalog of type-erased components. Throws when two components, or two stories, share an id.
+    public init(_ components: [AnyComponent]) throws(CatalogError) {
+        var componentIndex: [String: Int] = [:]
+        var storyIndex: [String: Int] = [:]
+        var storyOwners: [String: String] = [:]
+        var stories: [Story] = []
+        for (position, component) in components.enumerated() {
+            guard !component.id.isEmpty else { throw .emptyTitle(component.title) }
+            guard !component.variants.isEmpty else { throw .noVariants(title: component.title) }
+            if let earlier = componentIndex[component.id] {
+                throw .duplicateID(component.id, first: "component '\(components[earlier].title)'", second: "component '\(component.title)'")
+            }
+            componentIndex[component.id] = position
+            for variant in component.variants {
+                let owner = "'\(component.title)' variant '\(variant.name)'"
+                guard variant.id != component.id + "--" else { throw .emptyVariantName(title: component.title, variant: variant.name) }
+                if let earlier = storyOwners[variant.id] {
+                    throw .duplicateID(variant.id, first: earlier, second: owner)
+                }
+                storyOwners[variant.id] = owner
+                storyIndex[variant.id] = stories.count
+                stories.append(Story(id: variant.id, name: variant.name, component: component, props: variant.props))
+            }
+        }
+        self.components = components
+        self.stories = stories
+        self.storyIndex = storyIndex
+        self.componentIndex = componentIndex
+    }
+
+    /// A catalog built from typed components: `try Catalog { login; profile }`.
+    public init(@CatalogBuilder _ content: () -> [CatalogBuilder.Registration]) throws(CatalogError) {
+        var components: [AnyComponent] = []
+        for registration in content() {
+            components.append(try registration.result.get())
+        }
+        try self.init(components)
+    }
+
+    /// The story with this id.
+    public func story(id: String) -> Story? {
+        storyIndex[id].map { stories[$0] }
+    }
+
+    /// The component with this id.
+    public func component(id: String) -> AnyComponent? {
+        componentIndex[id].map { components[$0] }
+    }
+
+    /// This catalog with more components appended, checked again for duplicate ids.
+    public func adding(_ more: [AnyComponent]) throws(CatalogError) -> Catalog {
+        try Catalog(components + more)
+    }
+}
+
+/// Collects typed components into a catalog; erasure errors surface when the catalog is built.
+@resultBuilder
+public enum CatalogBuilder {
+    /// One component, erased, or why it could not be.
+    public struct Registration: Sendable {
+        let result: Result<AnyComponent, CatalogError>
+    }
+
+    public static func buildExpression<Props>(_ component: Component<Props>) -> [Registration] {
+        [Registration(result: Result { () throws(CatalogError) in try AnyComponent(component) })]
+    }
+
+    public static func buildExpression(_ components: [AnyComponent]) -> [Registration] {
+        components.map { Registration(result: .success($0)) }
+    }
+
+    public static func buildBlock(_ parts: [Registration]...) -> [Registration] {
+        parts.flatMap { $0 }
+    }
+
+    public static func buildArray(_ parts: [[Registration]]) -> [Registration] {
+        parts.flatMap { $0 }
+    }
+
+    public static func buildOptional(_ part: [Registration]?) -> [Registration] {
+        part ?? []
+    }
+
+    public static func buildEither(first part: [Registration]) -> [Registration] { part }
+    public static func buildEither(second part: [Registration]) -> [Registration] { part }
+}

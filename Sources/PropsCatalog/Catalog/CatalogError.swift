@@ -1,0 +1,24 @@
+/// A catalog that cannot be served, found at start-up.
+public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+
+    static func duplicateID(_ id: String, first: String, second: String) -> CatalogError {
+        CatalogError(description: "duplicate id '\(id)': \(first) and \(second) both make it")
+    }
+
+    static func emptyTitle(_ title: String) -> CatalogError {
+        CatalogError(description: "the title '\(title)' has no letters or digits to make an id from")
+    }
+
+    static func noVariants(title: String) -> CatalogError {
+        CatalogError(description: "component '\(title)' has no variants: register at least one")
+    }
+
+    static func emptyVariantName(title: String, variant: String) -> CatalogError {
+        CatalogError(description: "component '\(title)' has a variant '\(variant)' with no letters or digits to make an id from")
+    }
+
+    static func unencodableVariant(title: String, variant: String, reason: String) -> CatalogError {
+        CatalogError(description: "component '\(title)' variant '\(variant)' cannot be encoded: \(reason)")
+    }
+}

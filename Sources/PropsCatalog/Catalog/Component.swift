@@ -1,0 +1,64 @@
+/// A component registered in the storybook: a title, a Props type, named variants and a pure
+/// render function from Props to the headless view.
+///
+/// ```swift
+/// let greeting = Component<Greeting>("Demo/Greeting") { props in
+///     Heading("Hello, \(props.name)")
+/// }
+/// .variant("Default", Greeting(name: "Ada"))
+/// ```
+public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
+    /// A named state worth looking at.
+    public struct Variant: Sendable {
+        public let name: String
+        public let props: Props
+    }
+
+    /// The title path, `"Auth/Login"`; its slug is the component id.
+    public let title: String
+    /// The variants in registration order.
+    public private(set) var variants: [Variant] = []
+    /// Per-field editor hints, keyed by schema path (`/bio`, `/items/*/note`).
+    public private(set) var hints: [String: FieldHint] = [:]
+    let render: @Sendable (Props) -> [ViewNode]
+    private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Props?)?
+
+    /// A component rendered by `render`, a pure function of its Props.
+    public init(_ title: String, @ViewBuilder render: @escaping @Sendable (Props) -> [ViewNode]) {
+        self.title = title
+        self.render = render
+    }
+
+    /// The same component with one more variant.
+    public func variant(_ name: String, _ props: Props) -> Self {
+        var copy = self
+        copy.variants.append(Variant(name: name, props: props))
+        return copy
+    }
+
+    /// The same component with a suggestion function: given the current Props and a command that
+    /// was used, the Props it suggests next, or nil when the command changes nothing. Suggestions
+    /// are validated like every other edit before they become live.
+    public func suggesting(_ suggest: @escaping @Sendable (Props, CommandInvocation) -> Props?) -> Self {
+        var copy = self
+        copy.suggestion = suggest
+        return copy
+    }
+
+    /// The same component with an editor hint for one field, for what inference cannot know.
+    public func hint(_ path: String, _ hint: FieldHint) -> Self {
+        var copy = self
+        copy.hints[path] = hint
+        return copy
+    }
+
+    /// The headless view of `props`.
+    public func view(_ props: Props) -> [ViewNode] {
+        render(props)
+    }
+
+    /// The Props a command suggests, if the component defines a suggestion for it.
+    public func suggest(_ props: Props, _ invocation: CommandInvocation) -> Props? {
+        suggestion?(props, invocation)
+    }
+}

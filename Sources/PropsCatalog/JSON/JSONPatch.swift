@@ -1,0 +1,348 @@
+/// An RFC 6902 JSON Patch: operations applied in order to a JSON document, all or nothing.
+public struct JSONPatch: Sendable, Equatable {
+    /// The operations, in the order they are applied.
+    public var operations: [JSONPatchOperation]
+
+    /// A patch from operations.
+    public init(operations: [JSONPatchOperation]) {
+        self.operations = operations
+    }
+
+    /// Reads the RFC 6902 form: an array of operation objects. Members an operation does not use are ignored.
+    public init(json: JSONValue) throws(JSONPatchError) {
+        guard case .array(let elements) = json else {
+            throw JSONPatchError(
+                kind: .malformed, operationIndex: nil, path: nil,
+                message: "a JSON Patch must be an array of operations, not \(json.kindDescription)"
+            )
+        }
+        var operations: [JSONPatchOperation] = []
+        operations.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            operations.append(try JSONPatchOperation(json: element, index: index))
+        }
+        self.operations = operations
+    }
+
+    /// The RFC 6902 form: an array of operation objects.
+    public var json: JSONValue {
+        .array(operations.map(\.json))
+    }
+
+    /// The document with every operation applied, or the first failure; `document` itself is never changed.
+    public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
+        var result = document
+        for (index, operation) in operations.enumerated() {
+            do {
+                try result.apply(operation)
+            } catch {
+                throw JSONPatchError(
+                    kind: error.kind, operationIndex: index, path: operation.path.description,
+                    message: "operation \(index) (\(operation.name)): \(error.reason)"
+                )
+            }
+        }
+        return result
+    }
+}
+
+/// One RFC 6902 operation.
+public enum JSONPatchOperation: Sendable, Equatable {
+    /// Inserts into an array, sets an object member (replacing any), or replaces the whole document at `""`.
+    case add(path: JSONPointer, value: JSONValue)
+    /// Removes an existing object member or array element.
+    case remove(path: JSONPointer)
+    /// Replaces an existing value.
+    case replace(path: JSONPointer, value: JSONValue)
+    /// Removes the value at `from` and adds it at `path`.
+    case move(from: JSONPointer, path: JSONPointer)
+    /// Adds a copy of the value at `from` at `path`.
+    case copy(from: JSONPointer, path: JSONPointer)
+    /// Fails unless the value at `path` equals `value` as JSON (`1` equals `1.0`, members unordered).
+    case test(path: JSONPointer, value: JSONValue)
+
+    /// The `op` member: `add`, `remove`, `replace`, `move`, `copy` or `test`.
+    public var name: String {
+        switch self {
+        case .add: "add"
+        case .remove: "remove"
+        case .replace: "replace"
+        case .move: "move"
+        case .copy: "copy"
+        case .test: "test"
+        }
+    }
+
+    /// The target location.
+    public var path: JSONPointer {
+        switch self {
+        case .add(let path, _), .remove(let path), .replace(let path, _), .test(let path, _): path
+        case .move(_, let path), .copy(_, let path): path
+        }
+    }
+
+    /// The source location of `move` and `copy`.
+    public var from: JSONPointer? {
+        switch self {
+        case .move(let from, _), .copy(let from, _): from
+        case .add, .remove, .replace, .test: nil
+        }
+    }
+
+    /// The value of `add`, `replace` and `test`.
+    public var value: JSONValue? {
+        switch self {
+        case .add(_, let value), .replace(_, let value), .test(_, let value): value
+        case .remove, .move, .copy: nil
+        }
+    }
+
+    /// The RFC 6902 operation object.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["op": .string(name), "path": .string(path.description)]
+        if let from { members["from"] = .string(from.description) }
+        if let value { members["value"] = value }
+        return .object(members)
+    }
+
+    /// Reads one operation object; `index` is its position in the patch, for errors.
+    fileprivate init(json: JSONValue, index: Int) throws(JSONPatchError) {
+        let members = json.objectValue
+        let rawPath = members?["path"]?.stringValue
+        var label = "operation \(index)"
+        func malformed(_ reason: String) -> JSONPatchError {
+            JSONPatchError(kind: .malformed, operationIndex: index, path: rawPath, message: "\(label): \(reason)")
+        }
+        func string(_ key: String) throws(JSONPatchError) -> String {
+            guard let member = members?[key] else { throw malformed("missing '\(key)' member") }
+            guard case .string(let text) = member else {
+                throw malformed("'\(key)' must be a string, not \(member.kindDescription)")
+            }
+            return text
+        }
+        func pointer(_ key: String) throws(JSONPatchError) -> JSONPointer {
+            let text = try string(key)
+            do {
+                return try JSONPointer(parsing: text)
+            } catch {
+                throw malformed("'\(key)' is not a JSON Pointer: \(error.reason)")
+            }
+        }
+        func value() throws(JSONPatchError) -> JSONValue {
+            guard let value = members?["value"] else { throw malformed("missing 'value' member") }
+            return value
+        }
+
+        guard members != nil else { throw malformed("an operation must be an object, not \(json.kindDescription)") }
+        let op = try string("op")
+        guard ["add", "remove", "replace", "move", "copy", "test"].contains(op) else {
+            throw malformed("unknown op '\(op)' (expected add, remove, replace, move, copy or test)")
+        }
+        label += " (\(op))"
+        let path = try pointer("path")
+        switch op {
+        case "add": self = .add(path: path, value: try value())
+        case "remove": self = .remove(path: path)
+        case "replace": self = .replace(path: path, value: try value())
+        case "move": self = .move(from: try pointer("from"), path: path)
+        case "copy": self = .copy(from: try pointer("from"), path: path)
+        default: self = .test(path: path, value: try value())
+        }
+    }
+}
+
+extension JSONPatch {
+    /// A small patch that turns `source` into `target`: `diff(from: a, to: b).apply(to: a)` equals `b`.
+    ///
+    /// Objects are compared member by member (add, remove or a nested diff per member); arrays of the
+    /// same length element by element; anything else, arrays of different lengths included, is replaced whole.
+    /// Numbers are compared exactly, so `1` and `1.0` differ and the patch reproduces `target` as written.
+    public static func diff(from source: JSONValue, to target: JSONValue) -> JSONPatch {
+        var operations: [JSONPatchOperation] = []
+        appendDiff(from: source, to: target, at: JSONPointer(), into: &operations)
+        return JSONPatch(operations: operations)
+    }
+
+    private static func appendDiff(
+        from source: JSONValue, to target: JSONValue, at pointer: JSONPointer,
+        into operations: inout [JSONPatchOperation]
+    ) {
+        guard source != target else { return }
+        switch (source, target) {
+        case (.object(let old), .object(let new)):
+            for key in old.keys.sorted() where new[key] == nil {
+                operations.append(.remove(path: pointer.appending(key)))
+            }
+            for (key, newValue) in new.sorted(by: { $0.key < $1.key }) {
+                if let oldValue = old[key] {
+                    appendDiff(from: oldValue, to: newValue, at: pointer.appending(key), into: &operations)
+                } else {
+                    operations.append(.add(path: pointer.appending(key), value: newValue))
+                }
+            }
+        case (.array(let old), .array(let new)) where old.count == new.count:
+            for (index, (oldValue, newValue)) in zip(old, new).enumerated() {
+                appendDiff(from: oldValue, to: newValue, at: pointer.appending(String(index)), into: &operations)
+            }
+        default:
+            operations.append(.replace(path: pointer, value: target))
+        }
+    }
+}
+
+// MARK: - Applying operations
+
+/// Why one operation failed, before it is tied to its position in the patch.
+private struct PatchFailure: Error {
+    var kind: JSONPatchError.Kind
+    var reason: String
+
+    static func invalidTarget(_ reason: String) -> PatchFailure {
+        PatchFailure(kind: .invalidTarget, reason: reason)
+    }
+}
+
+extension JSONPointer {
+    /// The pointer text for messages, naming the root in words since its text is empty.
+    fileprivate var display: String {
+        tokens.isEmpty ? "the document root" : description
+    }
+}
+
+extension JSONValue {
+    fileprivate mutating func apply(_ operation: JSONPatchOperation) throws(PatchFailure) {
+        switch operation {
+        case .add(let path, let value):
+            try add(value, at: path)
+        case .remove(let path):
+            _ = try remove(at: path)
+        case .replace(let path, let value):
+            try modify(at: path.tokens) { target throws(PatchFailure) in target = value }
+        case .move(let from, let path):
+            guard value(at: from) != nil else {
+                throw .invalidTarget("'from' location \(from.display) does not exist")
+            }
+            guard from != path else { return }
+            guard !path.hasPrefix(from) else {
+                throw .invalidTarget("cannot move \(from.display) into its own child \(path.display)")
+            }
+            try add(try remove(at: from), at: path)
+        case .copy(let from, let path):
+            guard let copied = value(at: from) else {
+                throw .invalidTarget("'from' location \(from.display) does not exist")
+            }
+            try add(copied, at: path)
+        case .test(let path, let expected):
+            guard let actual = value(at: path) else {
+                throw PatchFailure(kind: .testFailed, reason: "\(path.display) does not exist")
+            }
+            guard actual.jsonEquals(expected) else {
+                throw PatchFailure(
+                    kind: .testFailed,
+                    reason: "\(path.display) is \(actual.preview), expected \(expected.preview)"
+                )
+            }
+        }
+    }
+
+    /// Compact JSON cut short for error messages.
+    private var preview: String {
+        let text = serialized()
+        return text.count <= 80 ? text : String(text.prefix(77)) + "..."
+    }
+
+    private mutating func add(_ value: JSONValue, at path: JSONPointer) throws(PatchFailure) {
+        guard let key = path.tokens.last else { self = value; return }
+        try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
+            switch container {
+            case .object(var members):
+                container = .null
+                members[key] = value
+                container = .object(members)
+            case .array(var elements):
+                let index: Int
+                if key == "-" {
+                    index = elements.count
+                } else if let position = JSONPointer.arrayIndex(key) {
+                    guard position <= elements.count else {
+                        throw .invalidTarget(
+                            "cannot add \(path.display): index \(position) is past the end of an array of \(elements.count)"
+                        )
+                    }
+                    index = position
+                } else {
+                    throw .invalidTarget("cannot add \(path.display): '\(key)' is not a valid array index")
+                }
+                container = .null
+                elements.insert(value, at: index)
+                container = .array(elements)
+            default:
+                throw .invalidTarget(
+                    "cannot add \(path.display): \(path.parent!.display) is \(container.kindDescription), not an object or array"
+                )
+            }
+        }
+    }
+
+    private mutating func remove(at path: JSONPointer) throws(PatchFailure) -> JSONValue {
+        guard let key = path.tokens.last else { throw .invalidTarget("cannot remove the document root") }
+        return try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
+            switch container {
+            case .object(var members) where members[key] != nil:
+                container = .null
+                let removed = members.removeValue(forKey: key)!
+                container = .object(members)
+                return removed
+            case .array(var elements):
+                let index = try Self.existingIndex(key, count: elements.count, pointer: path)
+                container = .null
+                let removed = elements.remove(at: index)
+                container = .array(elements)
+                return removed
+            default:
+                throw .invalidTarget("\(path.display) does not exist")
+            }
+        }
+    }
+
+    /// Runs `body` on the value at `tokens[depth...]`, in place; fails naming the first location that does not exist.
+    private mutating func modify<Result>(
+        at tokens: [String], depth: Int = 0,
+        _ body: (inout JSONValue) throws(PatchFailure) -> Result
+    ) throws(PatchFailure) -> Result {
+        guard depth < tokens.count else { return try body(&self) }
+        let token = tokens[depth]
+        var pointer: JSONPointer { JSONPointer(tokens: Array(tokens[...depth])) }
+        switch self {
+        case .object(var members):
+            guard members[token] != nil else { throw .invalidTarget("\(pointer.display) does not exist") }
+            self = .null
+            defer { self = .object(members) }
+            return try members[token]!.modify(at: tokens, depth: depth + 1, body)
+        case .array(var elements):
+            let index = try Self.existingIndex(token, count: elements.count, pointer: pointer)
+            self = .null
+            defer { self = .array(elements) }
+            return try elements[index].modify(at: tokens, depth: depth + 1, body)
+        default:
+            throw .invalidTarget("\(pointer.display) does not exist: \(pointer.parent!.display) is \(kindDescription)")
+        }
+    }
+
+    /// The index `token` names in an array of `count` elements, when that element exists.
+    private static func existingIndex(
+        _ token: String, count: Int, pointer: @autoclosure () -> JSONPointer
+    ) throws(PatchFailure) -> Int {
+        guard let index = JSONPointer.arrayIndex(token) else {
+            let problem =
+                token == "-" ? "'-' names the element after the last one" : "'\(token)' is not a valid array index"
+            throw .invalidTarget("\(pointer().display) does not exist: \(problem)")
+        }
+        guard index < count else {
+            throw .invalidTarget(
+                "\(pointer().display) does not exist: index \(index) is out of bounds for an array of \(count)"
+            )
+        }
+        return index
+    }
+}

@@ -1,0 +1,103 @@
+/// A JSON document as a value: what the server, the journal and the browser exchange.
+///
+/// Integers and doubles are kept apart so that `1` stays `1` and `1.5` stays `1.5`;
+/// objects are unordered and always serialized with sorted keys, so equal values have equal bytes.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+extension JSONValue {
+    /// The name of the value's JSON type, as used in error messages ("a string", "an object").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The object's members, or nil when the value is not an object.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The array's elements, or nil when the value is not an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The string, or nil when the value is not a string.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// An integer value, accepting doubles with no fractional part.
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: Int64(value)
+        default: nil
+        }
+    }
+
+    /// Member lookup for objects; nil for anything else.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+
+    /// How deep containers nest: 0 for a scalar, 1 for `[]`.
+    public var depth: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.map(\.depth).max() ?? 0)
+        case .object(let members): 1 + (members.values.map(\.depth).max() ?? 0)
+        default: 0
+        }
+    }
+
+    /// Structural equality as JSON means it: `1` equals `1.0`.
+    public func jsonEquals(_ other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
+            return Double(a) == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.jsonEquals($1) }
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            return a.allSatisfy { key, value in b[key].map { value.jsonEquals($0) } ?? false }
+        default:
+            return self == other
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON with sorted keys.
+    public var description: String { serialized() }
+}

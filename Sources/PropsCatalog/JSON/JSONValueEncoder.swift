@@ -1,0 +1,252 @@
+import Foundation
+
+/// Encodes `Encodable` values straight into `JSONValue`, the form the server stores and sends.
+///
+/// Differences from `JSONEncoder`, on purpose: a nil optional is written as an explicit `null`
+/// (so every field is visible to editors and schemas), dates are ISO 8601 strings (with
+/// milliseconds when they have a fraction), URLs their absolute string, UUIDs their uuidString,
+/// `Data` base64. Non-finite doubles cannot be JSON and throw.
+public struct JSONValueEncoder: Sendable {
+    public init() {}
+
+    /// The JSON value of `value`.
+    public func encode(_ value: some Encodable) throws -> JSONValue {
+        try EncodingNode.encode(value, codingPath: [])
+    }
+}
+
+/// A mutable tree that containers write into before it is frozen into a `JSONValue`.
+private final class EncodingNode {
+    enum Content {
+        case empty
+        case value(JSONValue)
+        case object([String: EncodingNode], order: [String])
+        case array([EncodingNode])
+    }
+
+    var content: Content = .empty
+
+    var frozen: JSONValue {
+        switch content {
+        case .empty: return .object([:])
+        case .value(let value): return value
+        case .object(let members, _): return .object(members.mapValues(\.frozen))
+        case .array(let elements): return .array(elements.map(\.frozen))
+        }
+    }
+
+    static func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue {
+        if let special = try specialValue(value, codingPath: codingPath) { return special }
+        let node = EncodingNode()
+        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+        return node.frozen
+    }
+
+    private static func specialValue(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue? {
+        switch value {
+        case let date as Date: return .string(ISO8601.string(from: date))
+        case let url as URL: return .string(url.absoluteString)
+        case let uuid as UUID: return .string(uuid.uuidString)
+        case let data as Data: return .string(data.base64EncodedString())
+        case let decimal as Decimal: return .double(NSDecimalNumber(decimal: decimal).doubleValue)
+        default: return nil
+        }
+    }
+
+    static func number(_ value: Double, codingPath: [any CodingKey]) throws -> JSONValue {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON form"))
+        }
+        return .double(value)
+    }
+}
+
+private struct NodeEncoder: Encoder {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .object = node.content {} else { node.content = .object([:], order: []) }
+        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array = node.content {} else { node.content = .array([]) }
+        return UnkeyedContainer(node: node, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleContainer(node: node, codingPath: codingPath)
+    }
+}
+
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    private func set(_ value: JSONValue, for key: Key) {
+        child(for: key).content = .value(value)
+    }
+
+    private func child(for key: Key) -> EncodingNode {
+        guard case .object(var members, var order) = node.content else { fatalError("keyed container over a non-object") }
+        if let existing = members[key.stringValue] { return existing }
+        let child = EncodingNode()
+        members[key.stringValue] = child
+        order.append(key.stringValue)
+        node.content = .object(members, order: order)
+        return child
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), for: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(try EncodingNode.number(value, codingPath: codingPath + [key]), for: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try EncodingNode.number(Double(value), codingPath: codingPath + [key]), for: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), for: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try unsigned(UInt64(value), key), for: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try unsigned(value, key), for: key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        set(try EncodingNode.encode(value, codingPath: codingPath + [key]), for: key)
+    }
+
+    // Nil optionals become explicit nulls, so every field is visible to editors.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, key) }
+
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { set(.null, for: key) }
+    }
+
+    private func unsigned(_ value: UInt64, _ key: Key) throws -> JSONValue {
+        guard let signed = Int64(exactly: value) else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: "\(value) is too large"))
+        }
+        return .integer(signed)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        NodeEncoder(node: child(for: key), codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        NodeEncoder(node: child(for: key), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        NodeEncoder(node: child(for: Key(stringValue: "super")!), codingPath: codingPath)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        NodeEncoder(node: child(for: key), codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    var count: Int {
+        if case .array(let elements) = node.content { return elements.count }
+        return 0
+    }
+
+    private func appendNode() -> EncodingNode {
+        guard case .array(var elements) = node.content else { fatalError("unkeyed container over a non-array") }
+        let child = EncodingNode()
+        elements.append(child)
+        node.content = .array(elements)
+        return child
+    }
+
+    private var nextKey: any CodingKey { AnyKey(intValue: count) }
+
+    mutating func encodeNil() throws { appendNode().content = .value(.null) }
+    mutating func encode(_ value: Bool) throws { appendNode().content = .value(.bool(value)) }
+    mutating func encode(_ value: String) throws { appendNode().content = .value(.string(value)) }
+    mutating func encode(_ value: Double) throws {
+        let json = try EncodingNode.number(value, codingPath: codingPath + [nextKey])
+        appendNode().content = .value(json)
+    }
+    mutating func encode(_ value: Int) throws { appendNode().content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { appendNode().content = .value(.integer(value)) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let json = try EncodingNode.encode(value, codingPath: codingPath + [nextKey])
+        appendNode().content = .value(json)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let key = nextKey
+        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let key = nextKey
+        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let key = nextKey
+        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key])
+    }
+}
+
+private struct SingleContainer: SingleValueEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { node.content = .value(.null) }
+    mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.content = .value(.string(value)) }
+    mutating func encode(_ value: Double) throws { node.content = .value(try EncodingNode.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.number(Double(value), codingPath: codingPath)) }
+    mutating func encode(_ value: Int) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.content = .value(.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+    mutating func encode(_ value: UInt64) throws {
+        guard let signed = Int64(exactly: value) else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is too large"))
+        }
+        node.content = .value(.integer(signed))
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        node.content = .value(try EncodingNode.encode(value, codingPath: codingPath))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Decodes JSON values into Props types, turning `DecodingError`s into `PropsError`s that name
+/// the field by JSON Pointer and say what was expected and what was found.
+public enum PropsDecoding {
+    /// Decodes `json` into `Props`, rejecting members the type does not know.
+    public static func decode<Props: Decodable>(_ type: Props.Type, from json: JSONValue) throws(PropsError) -> Props {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ISO8601.date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an ISO 8601 date-time, found '\(text)'")
+            }
+            return date
+        }
+        do {
+            return try decoder.decode(Props.self, from: Data(json.serializedBytes()))
+        } catch let error as DecodingError {
+            throw propsError(error, input: json)
+        } catch {
+            throw PropsError(path: JSONPointer(), message: "\(error)")
+        }
+    }
+
+    /// The first member of `input` that `canonical` does not have: a field the Props type ignored,
+    /// most likely a typo. Compared where both sides are objects at the same place.
+    public static func unknownMember(in input: JSONValue, comparedWith canonical: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+        switch (input, canonical) {
+        case (.object(let given), .object(let known)):
+            for key in given.keys.sorted() {
+                guard let knownValue = known[key] else {
+                    return PropsError(path: path.appending(key), message: "unknown field '\(key)'")
+                }
+                if let error = unknownMember(in: given[key]!, comparedWith: knownValue, at: path.appending(key)) { return error }
+            }
+        case (.array(let given), .array(let known)) where given.count == known.count:
+            for (index, pair) in zip(given, known).enumerated() {
+                if let error = unknownMember(in: pair.0, comparedWith: pair.1, at: path.appending(String(index))) { return error }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    static func pointer(_ codingPath: [any CodingKey]) -> JSONPointer {
+        JSONPointer(tokens: codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue })
+    }
+
+    static func propsError(_ error: DecodingError, input: JSONValue) -> PropsError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return PropsError(path: pointer(context.codingPath + [key]), message: "missing field \(key.stringValue)")
+        case .valueNotFound(let type, let context):
+            return PropsError(path: pointer(context.codingPath), message: "expected \(describe(type)), found null")
+        case .typeMismatch(let type, let context):
+            let path = pointer(context.codingPath)
+            let found = input.value(at: path)
+            if case .object(let members)? = found, context.debugDescription.contains("keys") {
+                // A synthesized enum with associated values found no key it knows.
+                switch members.count {
+                case 0: return PropsError(path: path, message: "expected one enum case, found an empty object")
+                case 1: return PropsError(path: path, message: "unknown case '\(members.keys.first!)'")
+                default: return PropsError(path: path, message: "expected exactly one enum case, found \(members.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))")
+                }
+            }
+            return PropsError(path: path, message: "expected \(describe(type)), found \(found?.kindDescription ?? "nothing")")
+        case .dataCorrupted(let context):
+            let path = pointer(context.codingPath)
+            let found = input.value(at: path)
+            if context.debugDescription.hasPrefix("Cannot initialize") {
+                // A raw-value enum that has no case for the value.
+                return PropsError(path: path, message: "unknown value \(found.map { $0.serialized() }.map { "'\($0)'" } ?? "")")
+            }
+            if case .string(let text)? = found, context.debugDescription.contains("URL") || context.debugDescription.contains("UUID") {
+                return PropsError(path: path, message: "invalid \(context.debugDescription.contains("URL") ? "URL" : "UUID") '\(text)'")
+            }
+            return PropsError(path: path, message: context.debugDescription)
+        @unknown default:
+            return PropsError(path: JSONPointer(), message: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is Substring.Type, is Character.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
+            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type: "an integer"
+        case is Double.Type, is Float.Type, is Decimal.Type: "a number"
+        case is [String: Any].Type, is [String: any Sendable].Type: "an object"
+        case is [Any].Type, is [any Sendable].Type: "an array"
+        default: describeByName(String(describing: type))
+        }
+    }
+
+    private static func describeByName(_ name: String) -> String {
+        if name.hasPrefix("Dictionary") { return "an object" }
+        if name.hasPrefix("Array") { return "an array" }
+        return "a value of type \(name)"
+    }
+}

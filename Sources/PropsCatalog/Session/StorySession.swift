@@ -1,0 +1,121 @@
+public import Foundation
+
+/// The live state of one story: a single-writer state machine that validates every edit by
+/// decoding it into the Props type, numbers the versions and records the history.
+///
+/// Every change travels one path: edit -> candidate props -> validate (decode, re-encode,
+/// render) -> new version -> history. A refused edit returns an error and changes nothing.
+public struct StorySession: Sendable {
+    public let story: Catalog.Story
+    public private(set) var version: Int
+    public private(set) var props: JSONValue
+    public private(set) var projections: Projections
+    public private(set) var history: StoryHistory
+    /// Versions to go back to, most recent last.
+    private var undoStack: [Int] = []
+    /// Versions undone, to go forward to again.
+    private var redoStack: [Int] = []
+
+    /// A session at version 1 with the registered props. Fails if the registered props do not
+    /// decode, which `Catalog` rules out for encodable variants of a sound Props type.
+    public init(story: Catalog.Story, history: StoryHistory = StoryHistory(), at date: Date = Date()) throws(EditError) {
+        let validated: AnyComponent.Validated
+        switch story.component.validate(story.props) {
+        case .success(let value): validated = value
+        case .failure(let error): throw EditError(error)
+        }
+        self.story = story
+        self.version = 1
+        self.props = validated.props
+        self.projections = Projections(validated.view)
+        self.history = history
+        self.history.record(
+            HistoryEntry(version: 1, at: date, kind: .registered, source: .registration, ref: nil, command: nil, patch: JSONPatch(operations: [])),
+            props: validated.props)
+    }
+
+    /// Whether `undo` has something to go back to.
+    public var canUndo: Bool { undoStack.last.map { history.props(at: $0) != nil } ?? false }
+    /// Whether `redo` has something to go forward to.
+    public var canRedo: Bool { redoStack.last.map { history.props(at: $0) != nil } ?? false }
+
+    /// Applies `edit` if it is valid. `base`, when given, must be the live version.
+    public mutating func apply(
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date()
+    ) -> Result<EditOutcome, EditError> {
+        if let base, base != version {
+            return .failure(EditError(.conflict, "base version \(base) is not the live version \(version)"))
+        }
+        let candidate: JSONValue
+        var command: Command?
+        switch edit {
+        case .replace(let json), .replay(let json):
+            candidate = json
+        case .patch(let patch):
+            do {
+                candidate = try patch.apply(to: props)
+            } catch {
+                return .failure(EditError(error))
+            }
+        case .reset:
+            candidate = story.props
+        case .dispatch(let invocation):
+            command = invocation.command
+            switch story.component.suggest(from: props, invocation) {
+            case .failure(let error): return .failure(EditError(error))
+            case .success(nil): return .success(.unchanged)
+            case .success(let suggested?): candidate = suggested
+            }
+        case .undo:
+            guard let target = undoStack.last, let past = history.props(at: target) else {
+                return .failure(EditError(.conflict, "nothing to undo"))
+            }
+            candidate = past
+        case .redo:
+            guard let target = redoStack.last, let past = history.props(at: target) else {
+                return .failure(EditError(.conflict, "nothing to redo"))
+            }
+            candidate = past
+        case .seek(let target):
+            guard let past = history.props(at: target) else {
+                let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
+                return .failure(EditError(.notFound, "version \(target) is not in the history (recorded: \(range))"))
+            }
+            candidate = past
+        }
+        let validated: AnyComponent.Validated
+        switch story.component.validate(candidate) {
+        case .success(let value): validated = value
+        case .failure(let error): return .failure(EditError(error))
+        }
+        return .success(.changed(commit(validated, kind: edit.kind, source: source, ref: ref, command: command, at: date)))
+    }
+
+    private mutating func commit(
+        _ validated: AnyComponent.Validated, kind: ChangeKind, source: ChangeSource, ref: String?, command: Command?, at date: Date
+    ) -> Change {
+        let previous = version
+        switch kind {
+        case .undo:
+            undoStack.removeLast()
+            redoStack.append(previous)
+        case .redo:
+            redoStack.removeLast()
+            undoStack.append(previous)
+        case .replay, .registered:
+            break
+        default:
+            undoStack.append(previous)
+            redoStack.removeAll()
+        }
+        if undoStack.count > history.capacity { undoStack.removeFirst(undoStack.count - history.capacity) }
+        let entry = HistoryEntry(
+            version: previous + 1, at: date, kind: kind, source: source, ref: ref, command: command,
+            patch: JSONPatch.diff(from: props, to: validated.props))
+        version = previous + 1
+        props = validated.props
+        projections = Projections(validated.view)
+        history.record(entry, props: props)
+        return Change(storyID: story.id, version: version, props: props, projections: projections, entry: entry)
+    }
+}

@@ -1,0 +1,139 @@
+// The vocabulary of the headless view: small values that become `ViewNode`s in a `@ViewBuilder`.
+
+/// Children stacked top to bottom.
+public struct VStack: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(@ViewBuilder _ content: () -> [ViewNode]) {
+        viewNodes = [.stack(.vertical, content())]
+    }
+}
+
+/// Children side by side.
+public struct HStack: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(@ViewBuilder _ content: () -> [ViewNode]) {
+        viewNodes = [.stack(.horizontal, content())]
+    }
+}
+
+/// A run of text.
+public struct Text: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ text: String) {
+        viewNodes = [.text(text)]
+    }
+}
+
+/// A heading; level 1 is the most important.
+public struct Heading: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ text: String, level: Int = 1) {
+        viewNodes = [.heading(text, level: min(max(level, 1), 6))]
+    }
+}
+
+/// A button that sends a command.
+public struct Button: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ label: String, command: Command?) {
+        viewNodes = [.button(label: label, command: command)]
+    }
+}
+
+/// A text field whose edits send `command` with the new text as payload.
+public struct TextField: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ label: String, value: String, isSecure: Bool = false, command: Command? = nil) {
+        viewNodes = [.textField(label: label, value: value, isSecure: isSecure, command: command)]
+    }
+}
+
+/// An on/off switch.
+public struct Toggle: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ label: String, isOn: Bool, command: Command? = nil) {
+        viewNodes = [.toggle(label: label, isOn: isOn, command: command)]
+    }
+}
+
+/// A list; each element of `content` that is not already a list item becomes one.
+public struct List: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(@ViewBuilder _ content: () -> [ViewNode]) {
+        let items = content().map { node -> ViewNode in
+            if case .listItem = node { return node }
+            return .listItem(isSelected: false, command: nil, [node])
+        }
+        viewNodes = [.list(items)]
+    }
+}
+
+/// One item of a list.
+public struct ListItem: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(isSelected: Bool = false, command: Command? = nil, @ViewBuilder _ content: () -> [ViewNode]) {
+        viewNodes = [.listItem(isSelected: isSelected, command: command, content())]
+    }
+}
+
+/// One view per element of a collection: `ForEach(items) { item in Text(item.name) }`.
+public struct ForEach: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init<Elements: Sequence>(_ elements: Elements, @ViewBuilder _ content: (Elements.Element) -> [ViewNode]) {
+        viewNodes = elements.flatMap(content)
+    }
+}
+
+/// An image by URL with its text alternative.
+public struct Image: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(url: String, alt: String) {
+        viewNodes = [.image(url: url, alt: alt)]
+    }
+}
+
+/// Determinate progress from 0 to 1.
+public struct ProgressView: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ label: String, fraction: Double) {
+        viewNodes = [.progress(label: label, fraction: min(max(fraction, 0), 1))]
+    }
+}
+
+/// Indeterminate progress.
+public struct Spinner: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ label: String = "Loading") {
+        viewNodes = [.progress(label: label, fraction: nil)]
+    }
+}
+
+/// A short status label.
+public struct Badge: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ text: String, tone: BadgeTone = .neutral) {
+        viewNodes = [.badge(text, tone: tone)]
+    }
+}
+
+/// A titled group.
+public struct Section: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init(_ title: String, @ViewBuilder _ content: () -> [ViewNode]) {
+        viewNodes = [.section(title: title, content())]
+    }
+}
+
+/// A separator line.
+public struct Divider: ViewConvertible {
+    public let viewNodes: [ViewNode] = [.divider]
+    public init() {}
+}
+
+/// A child component's view from the child's Props, embedded under the child's title.
+public struct Embed: ViewConvertible {
+    public let viewNodes: [ViewNode]
+    public init<Child>(_ component: Component<Child>, _ props: Child) {
+        viewNodes = [.component(title: component.title, component.view(props))]
+    }
+}

@@ -1,0 +1,4 @@
+import DemoCatalog
+import StorybookServer
+
+StorybookCLI.main(catalog: try DemoCatalog.make())

@@ -1,0 +1,124 @@
+import DemoCatalog
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+@Suite struct StorySessionTests {
+    let catalog = try! DemoCatalog.make()
+
+    private func session(_ id: String = "profile-user-profile--default") throws -> StorySession {
+        try StorySession(story: #require(catalog.story(id: id)))
+    }
+
+    private func change(_ outcome: Result<EditOutcome, EditError>) throws -> Change {
+        guard case .changed(let change) = try outcome.get() else { throw EditError(.conflict, "unchanged") }
+        return change
+    }
+
+    @Test func startsAtVersionOneWithTheRegisteredProps() throws {
+        let session = try session()
+        #expect(session.version == 1)
+        #expect(session.props["name"] == "Ada Lovelace")
+        #expect(session.projections.text.contains("Ada Lovelace"))
+        #expect(session.history.entries.map(\.kind) == [.registered])
+    }
+
+    @Test func everyAcceptedChangeAddsOneVersion() throws {
+        var session = try session()
+        let replaced = try change(session.apply(.replace(["name": "Grace", "email": "g@x", "avatarURL": nil]), source: .http, ref: "r1"))
+        #expect(replaced.version == 2)
+        #expect(replaced.projections.text.contains("Grace"))
+        #expect(replaced.entry.ref == "r1")
+        let patch = try JSONPatch(json: [["op": "replace", "path": "/email", "value": "grace@example.com"]])
+        #expect(try change(session.apply(.patch(patch), source: .webSocket(7))).version == 3)
+        #expect(try change(session.apply(.reset, source: .http)).version == 4)
+        #expect(session.props == catalog.story(id: "profile-user-profile--default")!.props)
+        #expect(session.history.entries.map(\.kind) == [.registered, .replace, .patch, .reset])
+        #expect(session.history.entries[2].source.description == "ws:7")
+    }
+
+    @Test func rejectedEditsChangeNothing() throws {
+        var session = try session()
+        let before = session.props
+        let invalid = session.apply(.replace(["name": 1, "email": "x", "avatarURL": nil]), source: .http)
+        #expect(invalid.failure?.code == .invalidProps)
+        #expect(invalid.failure?.path == "/name")
+        let failedTest = session.apply(.patch(try JSONPatch(json: [["op": "test", "path": "/name", "value": "Nobody"]])), source: .http)
+        #expect(failedTest.failure?.code == .testFailed)
+        let missing = session.apply(.patch(try JSONPatch(json: [["op": "remove", "path": "/nope"]])), source: .http)
+        #expect(missing.failure?.code == .invalidPatch)
+        let stale = session.apply(.reset, base: 9, source: .http)
+        #expect(stale.failure?.code == .conflict)
+        #expect(session.version == 1)
+        #expect(session.props == before)
+        #expect(session.history.entries.count == 1)
+    }
+
+    @Test func baseMustBeTheLiveVersion() throws {
+        var session = try session()
+        #expect(throws: Never.self) { try change(session.apply(.reset, base: 1, source: .http)) }
+        #expect(session.apply(.reset, base: 1, source: .http).failure?.code == .conflict)
+    }
+
+    @Test func undoRedoAndSeekMakeNewVersions() throws {
+        var session = try session()
+        _ = try change(session.apply(.patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": "B"]])), source: .http))
+        _ = try change(session.apply(.patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": "C"]])), source: .http))
+        #expect(try change(session.apply(.undo, source: .http)).props["name"] == "B")
+        #expect(try change(session.apply(.undo, source: .http)).props["name"] == "Ada Lovelace")
+        #expect(session.apply(.undo, source: .http).failure?.code == .conflict)
+        #expect(try change(session.apply(.redo, source: .http)).props["name"] == "B")
+        let sought = try change(session.apply(.seek(version: 3), source: .http))
+        #expect(sought.props["name"] == "C")
+        #expect(sought.version == 7)
+        #expect(session.apply(.redo, source: .http).failure?.code == .conflict)
+        #expect(session.apply(.seek(version: 99), source: .http).failure?.code == .notFound)
+        #expect(session.history.entries.map(\.kind) == [.registered, .patch, .patch, .undo, .undo, .redo, .seek])
+    }
+
+    @Test func dispatchGoesThroughSuggestionAndValidation() throws {
+        var session = try session("auth-login--empty")
+        let typed = try change(session.apply(.dispatch(CommandInvocation("username.update", payload: "ada")), source: .webSocket(1)))
+        #expect(typed.props["input"]?["_0"]?["username"]?["value"] == "ada")
+        #expect(session.apply(.dispatch(CommandInvocation("login")), source: .webSocket(1)) == .success(.unchanged))
+        _ = try change(session.apply(.dispatch(CommandInvocation("password.update", payload: "secret")), source: .webSocket(1)))
+        let loading = try change(session.apply(.dispatch(CommandInvocation("login")), source: .webSocket(1)))
+        #expect(loading.props == ["loading": ["cancel": "cancel"]])
+        #expect(loading.entry.kind == .dispatch)
+        #expect(loading.entry.command == "login")
+        let cancelling = try change(session.apply(.dispatch(CommandInvocation("cancel")), source: .webSocket(1)))
+        #expect(cancelling.props == ["cancelling": [:]])
+    }
+
+    @Test func historyRebuildsEveryVersionFromPatchesAndSnapshots() throws {
+        var session = try session()
+        for index in 0..<100 {
+            _ = try change(session.apply(.patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string("n\(index)")]])), source: .http))
+        }
+        for version in 2...101 {
+            #expect(session.history.props(at: version)?["name"] == .string("n\(version - 2)"))
+        }
+        #expect(session.history.props(at: 1)?["name"] == "Ada Lovelace")
+    }
+
+    @Test func historyIsBoundedAndKeepsTheNewestVersions() throws {
+        var session = try StorySession(story: #require(catalog.story(id: "profile-user-profile--default")),
+                                       history: StoryHistory(capacity: 50, snapshotInterval: 8))
+        for index in 0..<200 {
+            _ = try change(session.apply(.replace(["name": .string("n\(index)"), "email": "e", "avatarURL": nil]), source: .http))
+        }
+        #expect(session.version == 201)
+        #expect(session.history.entries.count <= 50)
+        #expect(session.history.newestVersion == 201)
+        let oldest = try #require(session.history.oldestVersion)
+        #expect(session.history.props(at: oldest)?["name"] == .string("n\(oldest - 2)"))
+        #expect(session.history.props(at: 1) == nil)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

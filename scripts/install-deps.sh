@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the storybook needs, only those missing, so it is quick to re-run.
+#   scripts/install-deps.sh            libwebsockets-dev (to build and serve)
+#   scripts/install-deps.sh --test     plus chromium (browser tests), wrk, python3-venv
+set -euo pipefail
+
+packages=(libwebsockets-dev pkg-config)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(chromium curl python3-venv)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+# python3-venv may be absent as a package while a python with venv is installed (pyenv).
+if [[ " ${missing[*]} " == *" python3-venv "* ]] && python3 -c "import venv, ensurepip" 2>/dev/null; then
+  missing=("${missing[@]/python3-venv}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+echo "Installing ${missing[*]} ..." >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift tests, then the end-to-end tests (Python clients and Chromium)
+# against the real server. Installs what it needs first; safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh --test
+
+echo "== swift build (every product, the benchmark and the tests)"
+swift build --build-tests
+
+echo "== swift test"
+swift test --skip-build --parallel
+
+echo "== end-to-end tests"
+if [[ ! -x .venv/bin/pytest ]] || ! cmp -s Tests/e2e/requirements.txt .venv/requirements.txt; then
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
+  cp Tests/e2e/requirements.txt .venv/requirements.txt
+fi
+STORYBOOK_BINARY="$PWD/.build/debug/storybook" .venv/bin/pytest Tests/e2e -q -p no:cacheprovider "$@"
