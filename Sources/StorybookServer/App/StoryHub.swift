@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import PropsCatalog
+
+/// The live stories and who listens to them: applies every edit through its story's session and
+/// fans accepted changes out to the story's subscribers.
+///
+/// Not thread-safe by itself: `StorybookApp` calls it from one serial queue only.
+final class StoryHub {
+    let catalog: Catalog
+    private let sink: any MessageSink
+    private let logger: Logger
+    private var sessions: [String: StorySession] = [:]
+    private var subscribers: [String: Set<ConnectionID>] = [:]
+    private var subscriptions: [ConnectionID: Set<String>] = [:]
+    /// Called after every accepted change, before it is broadcast (the journal hooks in here).
+    var onChange: ((Change) -> Void)?
+
+    init(catalog: Catalog, sink: any MessageSink, logger: Logger) {
+        self.catalog = catalog
+        self.sink = sink
+        self.logger = logger
+    }
+
+    /// The session of a story, created at version 1 on first use.
+    func session(_ storyID: String) -> Result<StorySession, EditError> {
+        if let session = sessions[storyID] { return .success(session) }
+        guard let story = catalog.story(id: storyID) else {
+            return .failure(EditError(.notFound, "unknown story '\(storyID)'"))
+        }
+        do {
+            let session = try StorySession(story: story)
+            sessions[storyID] = session
+            return .success(session)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Applies `edit` to a story; on success the new state goes to every subscriber.
+    func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, EditError> {
+        switch session(storyID) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(var session):
+            switch session.apply(edit, base: base, source: source, ref: ref) {
+            case .failure(let error):
+                logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
+                return .failure(error)
+            case .success(.unchanged):
+                return .success(session)
+            case .success(.changed(let change)):
+                sessions[storyID] = session
+                onChange?(change)
+                broadcast(StateMessage.json(session, cause: change.entry), story: storyID)
+                return .success(session)
+            }
+        }
+    }
+
+    /// Subscribes a connection; the caller sends it the current state.
+    func subscribe(_ connection: ConnectionID, to storyID: String) -> Result<StorySession, EditError> {
+        let result = session(storyID)
+        if case .success = result {
+            subscribers[storyID, default: []].insert(connection)
+            subscriptions[connection, default: []].insert(storyID)
+        }
+        return result
+    }
+
+    /// Ends a subscription; false when there was none.
+    func unsubscribe(_ connection: ConnectionID, from storyID: String) -> Bool {
+        guard subscriptions[connection]?.remove(storyID) != nil else { return false }
+        subscribers[storyID]?.remove(connection)
+        return true
+    }
+
+    /// Forgets a closed connection.
+    func disconnect(_ connection: ConnectionID) {
+        for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
+            subscribers[storyID]?.remove(connection)
+        }
+    }
+
+    /// The connections subscribed to a story.
+    func subscribers(of storyID: String) -> [ConnectionID] {
+        Array(subscribers[storyID] ?? [])
+    }
+
+    /// Sends one message to every subscriber of a story; states replace queued older states.
+    func broadcast(_ message: JSONValue, story storyID: String, coalesce: Bool = true) {
+        let targets = subscribers(of: storyID)
+        guard !targets.isEmpty else { return }
+        sink.send(message.serializedBytes(), to: targets, coalescingKey: coalesce ? "state:\(storyID)" : nil)
+    }
+
+    /// Sends one message to one connection.
+    func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {
+        sink.send(message.serializedBytes(), to: [connection], coalescingKey: coalescingKey)
+    }
+}

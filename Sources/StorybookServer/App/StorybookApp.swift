@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import Logging
+import PropsCatalog
+
+/// The application behind the transport: receives requests and messages on the event loop
+/// thread and hands them to one serial queue, where every story edit, render and broadcast runs.
+/// The loop thread itself only answers from ready-made memory (cached projections, health).
+final class StorybookApp: TransportDelegate, @unchecked Sendable {
+    // @unchecked: `hub`, `router` and `webSocket` are touched only on `queue`; the rest is immutable.
+    let queue = DispatchQueue(label: "storybook.app", qos: .userInitiated)
+    private let hub: StoryHub
+    private let router: HTTPRouter
+    private let webSocket: WebSocketHandler
+    private let renders: RenderCache
+    private let access: AccessPolicy
+    private let logger: Logger
+
+    init(catalog: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) {
+        self.logger = logger
+        let hub = StoryHub(catalog: catalog, sink: sink, logger: logger)
+        let renders = RenderCache(catalog: catalog)
+        let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
+        self.hub = hub
+        self.renders = renders
+        self.access = access
+        self.router = HTTPRouter(
+            hub: hub, renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
+            access: access, maxJSONDepth: configuration.maxJSONDepth)
+        self.webSocket = WebSocketHandler(hub: hub, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+    }
+
+    /// Renders every registered projection in the background so requests find them ready.
+    func warmUp() {
+        queue.async { [renders] in renders.warmUp() }
+    }
+
+    /// Routes one request on the app queue; for tests and the transport alike.
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        queue.sync { router.route(request) }
+    }
+
+    // MARK: TransportDelegate (called on the event loop thread: hand over and return)
+
+    func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID) {
+        logger.debug("request", metadata: ["sb.method": "\(request.method.rawValue)", "sb.path": "\(request.path)"])
+        if let response = fastResponse(request) {
+            transport.respond(to: id, with: response)
+            return
+        }
+        queue.async {
+            transport.respond(to: id, with: self.router.route(request))
+        }
+    }
+
+    func transport(_ transport: Transport, shouldAccept upgrade: UpgradeRequest) -> UpgradeDecision {
+        if !access.isAuthorized(headers: upgrade.headers, query: upgrade.query) {
+            logger.warning("WebSocket refused: no access token")
+            return .reject(status: 401, body: HTTPResponse.error(EditError(.unauthorized, "this server needs its access token")).body)
+        }
+        if !access.isAllowedOrigin(upgrade.headers["origin"], host: upgrade.headers["host"]) {
+            logger.warning("WebSocket refused: foreign origin", metadata: ["sb.origin": "\(upgrade.headers["origin"] ?? "")"])
+            return .reject(status: 403, body: HTTPResponse.error(EditError(.forbidden, "WebSocket connections from this origin are not allowed; start the server with --allow-origin to allow it")).body)
+        }
+        return .accept
+    }
+
+    func transport(_ transport: Transport, didOpen id: ConnectionID, upgrade: UpgradeRequest) {
+        queue.async { self.webSocket.opened(id) }
+    }
+
+    func transport(_ transport: Transport, didReceiveMessage bytes: [UInt8], from id: ConnectionID) {
+        queue.async { self.webSocket.received(bytes, from: id) }
+    }
+
+    func transport(_ transport: Transport, didClose id: ConnectionID) {
+        queue.async { self.webSocket.closed(id) }
+    }
+
+    /// Answers that need no work: a projection already in memory, the health check.
+    private func fastResponse(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .get || request.method == .head else { return nil }
+        if request.path == "/healthz" { return .json(["status": "ok"]) }
+        guard request.path.hasPrefix("/render/"), request.queryItems.isEmpty || request.query["live"] == nil,
+              access.isAuthorized(headers: request.headers, query: request.query) else { return nil }
+        let name = request.path.dropFirst("/render/".count)
+        if name.hasSuffix(".txt"), let entry = renders.cached(String(name.dropLast(4))) {
+            return .cached(entry.text, contentType: HTTPRouter.textType, etag: entry.textETag, request: request)
+        }
+        if name.hasSuffix(".html"), let entry = renders.cached(String(name.dropLast(5))) {
+            return .cached(entry.document, contentType: HTTPRouter.htmlType, etag: entry.documentETag, request: request)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `storybook serve`: serves the catalog over HTTP and WebSocket until SIGINT or SIGTERM.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the storybook (the default subcommand).")
+
+    @Option(help: "The interface to listen on. The default listens on loopback only; any other needs a token or --no-auth.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port; 0 takes any free port.")
+    var port = 6006
+
+    @Option(name: .customLong("public"), help: "The browser UI's directory (default: ./Public, or the package's Public/).")
+    var publicDirectory: String?
+
+    @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
+    var maxMessageBytes = 1 << 20
+
+    @Option(help: "The access token API and WebSocket calls must carry (generated when --host is not loopback).")
+    var token: String?
+
+    @Flag(help: "Serve a non-loopback --host without an access token (anyone who can reach it may edit).")
+    var noAuth = false
+
+    @Option(help: "Another origin allowed to open WebSockets, e.g. http://localhost:3000 (repeatable; * allows any).")
+    var allowOrigin: [String] = []
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
+        if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
+            throw ValidationError("--token may hold letters, digits, '-' and '_' only")
+        }
+        if noAuth && token != nil { throw ValidationError("--no-auth and --token contradict each other") }
+        if let publicDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--public \(publicDirectory) is not a directory")
+            }
+        }
+    }
+
+    func run() throws {
+        var logger = Logger(label: "storybook")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var configuration = ServerConfiguration(
+            host: host, port: port, publicDirectory: resolvedPublicDirectory(), maxMessageBytes: maxMessageBytes,
+            token: token, allowedOrigins: allowOrigin)
+        if !configuration.isLoopback && token == nil {
+            if noAuth {
+                logger.warning("serving \(host) without an access token (--no-auth): anyone who can reach it may edit every story")
+            } else {
+                configuration.token = Self.generateToken()
+            }
+        }
+        if configuration.publicDirectory == nil {
+            logger.warning("no Public/ directory found: the browser UI is not served (use --public DIR)")
+        }
+        let server = Storybook(catalog: try StorybookCLI.catalog, configuration: configuration, logger: logger)
+        do {
+            try server.run()
+        } catch {
+            throw CLIError("cannot serve on \(host):\(port): \(error)")
+        }
+    }
+
+    private func resolvedPublicDirectory() -> URL? {
+        if let publicDirectory { return URL(fileURLWithPath: publicDirectory) }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let candidates = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Public"),
+            executable.deletingLastPathComponent().appendingPathComponent("Public"),
+            executable.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public"),
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
+    }
+
+    private static func generateToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<24).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }
+            .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+    }
+}

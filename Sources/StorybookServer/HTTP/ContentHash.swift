@@ -1,0 +1,17 @@
+/// FNV-1a, 64 bits: a fast, stable content hash for strong ETags and projection hashes.
+enum ContentHash {
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// A strong ETag for `bytes`: `"<hash>"`.
+    static func etag(_ bytes: some Sequence<UInt8>) -> String {
+        "\"\(hex(bytes))\""
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PropsCatalog
+
+extension HTTPResponse {
+    static let jsonType = "application/json; charset=utf-8"
+
+    /// A JSON body with the contract's Content-Type.
+    static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", jsonType), ("Cache-Control", "no-store")] + headers,
+                     body: value.serializedBytes())
+    }
+
+    /// `{"error": {"code", "message", ["path"]}}` with the status the contract gives the code.
+    static func error(_ error: EditError, headers: [(String, String)] = []) -> HTTPResponse {
+        json(["error": error.json], status: error.httpStatus, headers: headers)
+    }
+
+    /// A body with a strong ETag, or 304 when the client already has it.
+    static func cached(_ body: [UInt8], contentType: String, etag: String, request: HTTPRequest, cacheControl: String = "no-cache") -> HTTPResponse {
+        let headers = [("ETag", etag), ("Cache-Control", cacheControl)]
+        if let match = request.headers["if-none-match"], ETagMatcher.matches(match, etag) {
+            return HTTPResponse(status: 304, headers: headers, body: [])
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", contentType)] + headers, body: body)
+    }
+}
+
+/// Reads `If-None-Match` lists (`"a", W/"b"`, `*`).
+enum ETagMatcher {
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == etag || trimmed == "W/" + etag
+        }
+    }
+}
+
+extension EditError {
+    /// The HTTP status of each contract code.
+    var httpStatus: Int {
+        switch code {
+        case .badJSON, .badMessage: 400
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .notFound, .notSubscribed: 404
+        case .methodNotAllowed: 405
+        case .conflict, .testFailed: 409
+        case .tooLarge: 413
+        case .invalidProps, .invalidPatch: 422
+        default: 400
+        }
+    }
+}

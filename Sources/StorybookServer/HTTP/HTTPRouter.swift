@@ -1,0 +1,167 @@
+import Foundation
+import PropsCatalog
+
+/// Answers every HTTP route of the contract. Runs on the app's serial queue, never on the event
+/// loop thread; testable without sockets by calling `route` with a request.
+struct HTTPRouter {
+    let hub: StoryHub
+    let renders: RenderCache
+    let staticFiles: StaticFiles?
+    let access: AccessPolicy
+    let maxJSONDepth: Int
+
+    static let textType = "text/plain; charset=utf-8"
+    static let htmlType = "text/html; charset=utf-8"
+
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
+        let isAPI = segments.first == "api" || segments.first == "render"
+        if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
+            return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
+        }
+        switch (request.method.rawValue, segments.first ?? "") {
+        case (_, "healthz"):
+            return .json(["status": "ok"])
+        case (_, "api"):
+            return api(request, Array(segments.dropFirst()))
+        case (_, "render"):
+            return render(request, Array(segments.dropFirst()))
+        case ("GET", _), ("HEAD", _):
+            guard let staticFiles else { return .error(EditError(.notFound, "no such file: \(request.path)")) }
+            var response = staticFiles.response(for: request)
+            if request.path == "/" || request.path == "/index.html", request.query["token"] != nil,
+               access.isAuthorized(headers: request.headers, query: request.query), let cookie = access.cookieHeader {
+                response.headers.append(cookie)
+            }
+            return response
+        default:
+            return methodNotAllowed(request, allowed: "GET, HEAD")
+        }
+    }
+
+    private func api(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
+        switch (request.method.rawValue, path.count, path.first) {
+        case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
+            return .json(hub.catalog.index)
+        case (_, 2, "stories"), (_, 3, "stories"):
+            return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
+        case ("GET", 3, "components") where path[2] == "schema":
+            guard let component = hub.catalog.component(id: path[1]) else {
+                return .error(EditError(.notFound, "unknown component '\(path[1])'"))
+            }
+            return .json(component.schema().json)
+        default:
+            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+        }
+    }
+
+    private func story(_ request: HTTPRequest, id: String, action: String?) -> HTTPResponse {
+        switch (request.method.rawValue, action) {
+        case ("GET", nil), ("HEAD", nil):
+            return answer(hub.session(id))
+        case ("PUT", "props"):
+            return withJSONBody(request) { body in answer(hub.apply(.replace(body), to: id, source: .http)) }
+        case ("PATCH", "props"):
+            return withJSONBody(request) { body in
+                let patch: JSONPatch
+                do throws(JSONPatchError) {
+                    patch = try JSONPatch(json: body)
+                } catch {
+                    return .error(EditError(error))
+                }
+                return answer(hub.apply(.patch(patch), to: id, source: .http))
+            }
+        case ("POST", "reset"):
+            return answer(hub.apply(.reset, to: id, source: .http))
+        case ("POST", "undo"):
+            return answer(hub.apply(.undo, to: id, source: .http))
+        case ("POST", "redo"):
+            return answer(hub.apply(.redo, to: id, source: .http))
+        case ("POST", "seek"):
+            return withJSONBody(request) { body in
+                guard let version = body["version"]?.integerValue else {
+                    return .error(EditError(.badMessage, "the body must be {\"version\": N}", path: "/version"))
+                }
+                return answer(hub.apply(.seek(version: Int(version)), to: id, source: .http))
+            }
+        case ("GET", "history"):
+            return answer(hub.session(id)) { session in
+                .json(HistoryMessage.json(session, since: request.query["since"].flatMap(Int.init)))
+            }
+        case (_, "props"):
+            return methodNotAllowed(request, allowed: "PUT, PATCH")
+        case (_, nil):
+            return methodNotAllowed(request, allowed: "GET, HEAD")
+        case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"):
+            return methodNotAllowed(request, allowed: "POST")
+        default:
+            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+        }
+    }
+
+    private func render(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
+        guard path.count == 1, let dot = path[0].lastIndex(of: ".") else {
+            return .error(EditError(.notFound, "use /render/{story-id}.txt or .html"))
+        }
+        let id = String(path[0][..<dot])
+        let format = String(path[0][path[0].index(after: dot)...])
+        guard format == "txt" || format == "html" else {
+            return .error(EditError(.notFound, "unknown projection format '\(format)': use .txt or .html"))
+        }
+        switch request.method.rawValue {
+        case "GET", "HEAD":
+            if request.query["live"] == "1" || request.query["live"] == "true" {
+                return answer(hub.session(id)) { session in
+                    liveProjection(session, format: format, request: request)
+                }
+            }
+            guard let entry = renders.entry(id) else { return .error(EditError(.notFound, "unknown story '\(id)'")) }
+            return format == "txt"
+                ? .cached(entry.text, contentType: Self.textType, etag: entry.textETag, request: request)
+                : .cached(entry.document, contentType: Self.htmlType, etag: entry.documentETag, request: request)
+        case "POST":
+            guard let component = hub.catalog.component(id: id) else {
+                return .error(EditError(.notFound, "unknown component '\(id)'"))
+            }
+            return withJSONBody(request) { body in
+                switch component.validate(body) {
+                case .failure(let error):
+                    return .error(EditError(error))
+                case .success(let validated):
+                    let rendered = RenderedStory(view: validated.view, title: component.title)
+                    let bytes = Array((format == "txt" ? rendered.text : rendered.document).utf8)
+                    return HTTPResponse(status: 200, headers: [("Content-Type", format == "txt" ? Self.textType : Self.htmlType)], body: bytes)
+                }
+            }
+        default:
+            return methodNotAllowed(request, allowed: "GET, HEAD, POST")
+        }
+    }
+
+    private func liveProjection(_ session: StorySession, format: String, request: HTTPRequest) -> HTTPResponse {
+        let title = "\(session.story.component.title) / \(session.story.name)"
+        let bytes = Array((format == "txt" ? session.projections.text : HTMLProjection.document(fragment: session.projections.html, title: title)).utf8)
+        return .cached(bytes, contentType: format == "txt" ? Self.textType : Self.htmlType, etag: ContentHash.etag(bytes), request: request)
+    }
+
+    private func withJSONBody(_ request: HTTPRequest, _ body: (JSONValue) -> HTTPResponse) -> HTTPResponse {
+        do {
+            return body(try JSONParser.parse(request.body, maxDepth: maxJSONDepth))
+        } catch {
+            return .error(EditError(.badJSON, "the body is not JSON: \(error)"))
+        }
+    }
+
+    private func answer(_ result: Result<StorySession, EditError>, _ body: (StorySession) -> HTTPResponse = { .json(StateMessage.resource($0)) }) -> HTTPResponse {
+        switch result {
+        case .success(let session): body(session)
+        case .failure(let error): .error(error)
+        }
+    }
+
+    private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {
+        .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", allowed)])
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// How a storybook server listens and what it allows. Every field has the default of `storybook serve`.
+public struct ServerConfiguration: Sendable {
+    /// The interface to bind. `127.0.0.1` (the default) listens on loopback only.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 takes any free port.
+    public var port: Int = 6006
+    /// The browser UI's directory. Nil serves no static files.
+    public var publicDirectory: URL?
+    /// The largest WebSocket message accepted; a larger one closes the connection with 1009.
+    public var maxMessageBytes: Int = 1 << 20
+    /// The largest HTTP request body accepted; a larger one is answered 413.
+    public var maxBodyBytes: Int = 1 << 20
+    /// The deepest JSON nesting accepted in a message or body.
+    public var maxJSONDepth: Int = 64
+    /// The access token API and WebSocket calls must carry; nil for none.
+    public var token: String?
+    /// Origins besides the server's own allowed to open WebSockets (`*` allows any).
+    public var allowedOrigins: [String] = []
+    /// Seconds between keep-alive pings on idle WebSockets.
+    public var pingInterval: Int = 30
+    /// Seconds after which a subscriber that stopped reading is dropped.
+    public var slowClientTimeout: Int = 10
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 6006, publicDirectory: URL? = nil,
+        maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = []
+    ) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.maxMessageBytes = maxMessageBytes
+        self.token = token
+        self.allowedOrigins = allowedOrigins
+    }
+
+    /// Whether `host` names the loopback interface only.
+    public var isLoopback: Bool {
+        ["127.0.0.1", "localhost", "::1", "lo"].contains(host) || host.hasPrefix("127.")
+    }
+}

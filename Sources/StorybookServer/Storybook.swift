@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+public import Logging
+public import PropsCatalog
+import Synchronization
+
+/// A storybook server for one catalog: HTTP and WebSocket over libwebsockets.
+///
+/// ```swift
+/// let server = Storybook(catalog: try MyCatalog.make(), configuration: ServerConfiguration(port: 0))
+/// let port = try server.start()
+/// // ...
+/// server.stop()
+/// ```
+public final class Storybook: Sendable {
+    public let catalog: Catalog
+    public let configuration: ServerConfiguration
+    private let logger: Logger
+    private let transport: Transport
+    private let app: StorybookApp
+
+    public init(catalog: Catalog, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "storybook")) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.logger = logger
+        let sink = TransportSink()
+        let app = StorybookApp(catalog: catalog, configuration: configuration, sink: sink, logger: logger)
+        let transportConfiguration = TransportConfiguration(
+            host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
+            maxMessageBytes: configuration.maxMessageBytes, pingInterval: .seconds(configuration.pingInterval),
+            hangupTimeout: .seconds(configuration.pingInterval * 2), slowClientTimeout: .seconds(configuration.slowClientTimeout))
+        let transport = Transport(configuration: transportConfiguration, delegate: app, logger: logger)
+        sink.transport.withLock { $0 = transport }
+        self.app = app
+        self.transport = transport
+    }
+
+    /// Starts listening and returns the bound port (useful with port 0).
+    public func start() throws -> Int {
+        let port = try transport.start()
+        app.warmUp()
+        return port
+    }
+
+    /// Closes every WebSocket with 1001 (going away) and stops the event loop.
+    public func stop() {
+        transport.shutdown()
+    }
+
+    /// Starts, prints `Listening on http://HOST:PORT/` and serves until SIGINT or SIGTERM.
+    public func run() throws {
+        let port = try start()
+        let stopped = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { @Sendable in stopped.signal() }
+            source.resume()
+            return source
+        }
+        var url = "http://\(Self.urlHost(configuration.host)):\(port)/"
+        if let token = configuration.token { url += "?token=\(token)" }
+        FileHandle.standardOutput.write(Data("Listening on \(url)\n".utf8))
+        stopped.wait()
+        logger.info("stopping")
+        stop()
+        signals.forEach { $0.cancel() }
+    }
+
+    private static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+}
+
+/// Forwards the hub's messages to the transport, which is created after the hub.
+private final class TransportSink: MessageSink {
+    let transport = Mutex<Transport?>(nil)
+
+    func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String?) {
+        transport.withLock { $0 }?.send(text, to: connections, coalescingKey: coalescingKey)
+    }
+}

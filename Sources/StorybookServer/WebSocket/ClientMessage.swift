@@ -1,0 +1,108 @@
+import PropsCatalog
+
+/// A message a WebSocket client may send, parsed and checked field by field.
+enum ClientMessage: Equatable {
+    case subscribe(story: String)
+    case unsubscribe(story: String)
+    case replace(story: String, props: JSONValue, base: Int?, ref: String?)
+    case patch(story: String, patch: JSONPatch, base: Int?, ref: String?)
+    case reset(story: String, base: Int?, ref: String?)
+    case dispatch(story: String, invocation: CommandInvocation, ref: String?)
+    case undo(story: String, ref: String?)
+    case redo(story: String, ref: String?)
+    case seek(story: String, version: Int, ref: String?)
+    case history(story: String, since: Int?, ref: String?)
+
+    /// Why a frame is not a message, with what could be read of it to address the error.
+    struct Failure: Error, Equatable {
+        let error: EditError
+        let ref: String?
+        let story: String?
+    }
+
+    /// Parses one text frame.
+    static func parse(_ bytes: [UInt8], maxDepth: Int) -> Result<ClientMessage, Failure> {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            return .failure(Failure(error: EditError(.badJSON, "not JSON: \(error)"), ref: nil, story: nil))
+        }
+        guard case .object(let fields) = json else {
+            return .failure(Failure(error: EditError(.badMessage, "a message is a JSON object, found \(json.kindDescription)"), ref: nil, story: nil))
+        }
+        let ref = fields["ref"]?.stringValue
+        let story = fields["story"]?.stringValue
+        do {
+            return .success(try parse(fields))
+        } catch {
+            return .failure(Failure(error: error, ref: ref, story: story))
+        }
+    }
+
+    private static func parse(_ fields: [String: JSONValue]) throws(EditError) -> ClientMessage {
+        let reader = FieldReader(fields: fields)
+        guard let type = fields["type"] else { throw EditError(.badMessage, "missing field type", path: "/type") }
+        guard case .string(let name) = type else { throw EditError(.badMessage, "type must be a string", path: "/type") }
+        let ref = try reader.optionalString("ref")
+        switch name {
+        case "subscribe": return .subscribe(story: try reader.string("story"))
+        case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
+        case "replace":
+            guard let props = fields["props"] else { throw EditError(.badMessage, "missing field props", path: "/props") }
+            return .replace(story: try reader.string("story"), props: props, base: try reader.optionalInt("base"), ref: ref)
+        case "patch":
+            guard let operations = fields["patch"] else { throw EditError(.badMessage, "missing field patch", path: "/patch") }
+            let patch: JSONPatch
+            do {
+                patch = try JSONPatch(json: operations)
+            } catch {
+                throw EditError(.invalidPatch, error.message, path: error.path)
+            }
+            return .patch(story: try reader.string("story"), patch: patch, base: try reader.optionalInt("base"), ref: ref)
+        case "reset":
+            return .reset(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
+        case "dispatch":
+            let command = Command(try reader.string("command"))
+            return .dispatch(story: try reader.string("story"), invocation: CommandInvocation(command, payload: fields["payload"]), ref: ref)
+        case "undo": return .undo(story: try reader.string("story"), ref: ref)
+        case "redo": return .redo(story: try reader.string("story"), ref: ref)
+        case "seek":
+            guard let version = try reader.optionalInt("version") else { throw EditError(.badMessage, "missing field version", path: "/version") }
+            return .seek(story: try reader.string("story"), version: version, ref: ref)
+        case "history":
+            return .history(story: try reader.string("story"), since: try reader.optionalInt("since"), ref: ref)
+        default:
+            throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
+        }
+    }
+}
+
+/// Reads typed fields of a message object, naming the field in every error.
+struct FieldReader {
+    let fields: [String: JSONValue]
+
+    func string(_ name: String) throws(EditError) -> String {
+        guard let value = fields[name] else { throw EditError(.badMessage, "missing field \(name)", path: "/\(name)") }
+        guard case .string(let string) = value else {
+            throw EditError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
+        }
+        return string
+    }
+
+    func optionalString(_ name: String) throws(EditError) -> String? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .string(let string) = value else {
+            throw EditError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
+        }
+        return string
+    }
+
+    func optionalInt(_ name: String) throws(EditError) -> Int? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard let integer = value.integerValue, let result = Int(exactly: integer) else {
+            throw EditError(.badMessage, "\(name) must be an integer, found \(value.kindDescription)", path: "/\(name)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import PropsCatalog
+
+/// The WebSocket protocol over the hub: one parsed message in, states, errors and actions out.
+/// Errors go to the sender alone; states go to every subscriber of the story.
+struct WebSocketHandler {
+    let hub: StoryHub
+    let maxJSONDepth: Int
+    let logger: Logger
+
+    /// `{"type": "hello", "protocol": 1}`, the first message of every connection.
+    static let hello: JSONValue = ["type": "hello", "protocol": 1, "server": "storybook"]
+
+    func opened(_ connection: ConnectionID) {
+        hub.send(Self.hello, to: connection)
+    }
+
+    func received(_ bytes: [UInt8], from connection: ConnectionID) {
+        switch ClientMessage.parse(bytes, maxDepth: maxJSONDepth) {
+        case .failure(let failure):
+            reject(failure.error, ref: failure.ref, story: failure.story, to: connection)
+        case .success(let message):
+            handle(message, from: connection)
+        }
+    }
+
+    func closed(_ connection: ConnectionID) {
+        hub.disconnect(connection)
+    }
+
+    private func handle(_ message: ClientMessage, from connection: ConnectionID) {
+        let source = ChangeSource.webSocket(connection.raw)
+        switch message {
+        case .subscribe(let story):
+            switch hub.subscribe(connection, to: story) {
+            case .success(let session):
+                hub.send(StateMessage.json(session, cause: nil), to: connection, coalescingKey: "state:\(story)")
+            case .failure(let error):
+                reject(error, ref: nil, story: story, to: connection)
+            }
+        case .unsubscribe(let story):
+            if !hub.unsubscribe(connection, from: story) {
+                reject(EditError(.notSubscribed, "not subscribed to '\(story)'"), ref: nil, story: story, to: connection)
+            }
+        case .replace(let story, let props, let base, let ref):
+            edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
+        case .patch(let story, let patch, let base, let ref):
+            edit(.patch(patch), story: story, base: base, ref: ref, source: source, connection: connection)
+        case .reset(let story, let base, let ref):
+            edit(.reset, story: story, base: base, ref: ref, source: source, connection: connection)
+        case .undo(let story, let ref):
+            edit(.undo, story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .redo(let story, let ref):
+            edit(.redo, story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .seek(let story, let version, let ref):
+            edit(.seek(version: version), story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .dispatch(let story, let invocation, let ref):
+            guard case .success(let session) = hub.session(story) else {
+                reject(EditError(.notFound, "unknown story '\(story)'"), ref: ref, story: story, to: connection)
+                return
+            }
+            var action: [String: JSONValue] = [
+                "type": "action", "story": .string(story), "command": .string(invocation.command.name),
+                "source": .string(source.description), "at": .string(ISO8601.string(from: Date())),
+                "version": .integer(Int64(session.version)),
+            ]
+            if let payload = invocation.payload { action["payload"] = payload }
+            if let ref { action["ref"] = .string(ref) }
+            hub.broadcast(.object(action), story: story, coalesce: false)
+            edit(.dispatch(invocation), story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .history(let story, let since, let ref):
+            switch hub.session(story) {
+            case .success(let session):
+                guard case .object(var members) = HistoryMessage.json(session, since: since) else { return }
+                members["type"] = "history"
+                if let ref { members["ref"] = .string(ref) }
+                hub.send(.object(members), to: connection)
+            case .failure(let error):
+                reject(error, ref: ref, story: story, to: connection)
+            }
+        }
+    }
+
+    private func edit(_ edit: Edit, story: String, base: Int?, ref: String?, source: ChangeSource, connection: ConnectionID) {
+        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref) {
+            reject(error, ref: ref, story: story, to: connection)
+        }
+    }
+
+    private func reject(_ error: EditError, ref: String?, story: String?, to connection: ConnectionID) {
+        logger.warning("message refused", metadata: ["sb.conn": "\(connection.raw)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
+        guard case .object(var members) = error.json else { return }
+        members["type"] = "error"
+        if let ref { members["ref"] = .string(ref) }
+        if let story { members["story"] = .string(story) }
+        hub.send(.object(members), to: connection)
+    }
+}

@@ -1,0 +1,134 @@
+import DemoCatalog
+import Logging
+import PropsCatalog
+@testable import StorybookServer
+import Testing
+
+/// The WebSocket protocol over the hub, without a socket.
+@Suite struct WebSocketHandlerTests {
+    let sink = RecordingSink()
+    let handler: WebSocketHandler
+    let alice = ConnectionID(raw: 1)
+    let bob = ConnectionID(raw: 2)
+
+    init() throws {
+        let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
+        handler = WebSocketHandler(hub: hub, maxJSONDepth: 16, logger: Logger(label: "test"))
+    }
+
+    private func send(_ text: String, from connection: ConnectionID) {
+        handler.received(Array(text.utf8), from: connection)
+    }
+
+    private func last(_ connection: ConnectionID) -> JSONValue? {
+        sink.received(by: connection).last
+    }
+
+    @Test func helloComesFirst() {
+        handler.opened(alice)
+        #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook"]])
+    }
+
+    @Test func subscribeAnswersWithTheState() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
+        let state = last(alice)
+        #expect(state?["type"] == "state")
+        #expect(state?["story"] == "profile-user-profile--default")
+        #expect(state?["version"] == 1)
+        #expect(state?["props"]?["name"] == "Ada Lovelace")
+        #expect(state?["text"]?.stringValue?.contains("ada@example.com") == true)
+        #expect(state?["cause"] == nil)
+    }
+
+    @Test func editsReachEverySubscriberInVersionOrderWithTheirRef() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
+        send(#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "replace", "path": "/name", "value": "A"}], "ref": "a1"}"#, from: alice)
+        send(#"{"type": "replace", "story": "profile-user-profile--default", "props": {"name": "B", "email": "b@x", "avatarURL": null}, "base": 2, "ref": "b1"}"#, from: bob)
+        send(#"{"type": "reset", "story": "profile-user-profile--default", "ref": "a2"}"#, from: alice)
+        for connection in [alice, bob] {
+            let states = sink.received(by: connection).filter { $0["type"] == "state" }
+            #expect(states.compactMap { $0["version"]?.integerValue } == [1, 2, 3, 4])
+            #expect(states.dropFirst().compactMap { $0["cause"]?["ref"]?.stringValue } == ["a1", "b1", "a2"])
+        }
+    }
+
+    @Test func editsNeedNoSubscription() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
+        send(#"{"type": "reset", "story": "profile-user-profile--default", "ref": "script"}"#, from: bob)
+        #expect(last(alice)?["version"] == 2)
+        #expect(sink.received(by: bob).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("{nope", "bad-json", nil as String?, nil as String?),
+        (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "bad-json", nil, nil),
+        ("[1, 2]", "bad-message", nil, nil),
+        (#"{"story": "x"}"#, "bad-message", "/type", nil),
+        (#"{"type": 7}"#, "bad-message", "/type", nil),
+        (#"{"type": "subscribe"}"#, "bad-message", "/story", nil),
+        (#"{"type": "subscribe", "story": 5}"#, "bad-message", "/story", nil),
+        (#"{"type": "replace", "story": "profile-user-profile--default", "ref": "r"}"#, "bad-message", "/props", "r"),
+        (#"{"type": "reset", "story": "profile-user-profile--default", "ref": 7}"#, "bad-message", "/ref", nil),
+        (#"{"type": "fly", "story": "profile-user-profile--default", "ref": "r"}"#, "unknown-type", "/type", "r"),
+        (#"{"type": "unsubscribe", "story": "profile-user-profile--default"}"#, "not-subscribed", nil, nil),
+        (#"{"type": "subscribe", "story": "nope--nope"}"#, "not-found", nil, nil),
+        (#"{"type": "reset", "story": "profile-user-profile--default", "base": 5, "ref": "r"}"#, "conflict", nil, "r"),
+        (#"{"type": "replace", "story": "profile-user-profile--default", "props": {"name": 1}, "ref": "r"}"#, "invalid-props", "/name", "r"),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "test", "path": "/name", "value": "no"}], "ref": "r"}"#, "test-failed", "/name", "r"),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "jump", "path": "/name"}], "ref": "r"}"#, "invalid-patch", "/name", "r"),
+        (#"{"type": "undo", "story": "profile-user-profile--default"}"#, "conflict", nil, nil),
+    ])
+    func errorsGoToTheSenderAloneAndChangeNothing(message: String, code: String, path: String?, ref: String?) {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
+        sink.clear()
+        send(message, from: alice)
+        let error = last(alice)
+        #expect(sink.received(by: alice).count == 1)
+        #expect(error?["type"] == "error")
+        #expect(error?["code"] == .string(code))
+        #expect(error?["path"] == path.map(JSONValue.string))
+        #expect(error?["ref"] == ref.map(JSONValue.string))
+        #expect(error?["message"]?.stringValue?.isEmpty == false)
+        #expect(sink.received(by: bob).isEmpty)
+    }
+
+    @Test func dispatchLogsAnActionThenAppliesTheSuggestion() {
+        send(#"{"type": "subscribe", "story": "auth-login--filled"}"#, from: alice)
+        send(#"{"type": "subscribe", "story": "auth-login--filled"}"#, from: bob)
+        send(#"{"type": "dispatch", "story": "auth-login--filled", "command": "login", "ref": "d1"}"#, from: alice)
+        for connection in [alice, bob] {
+            let messages = sink.received(by: connection).suffix(2)
+            #expect(messages.first?["type"] == "action")
+            #expect(messages.first?["command"] == "login")
+            #expect(messages.last?["type"] == "state")
+            #expect(messages.last?["props"] == ["loading": ["cancel": "cancel"]])
+            #expect(messages.last?["cause"]?["kind"] == "dispatch")
+        }
+        send(#"{"type": "dispatch", "story": "auth-login--filled", "command": "nothing-happens"}"#, from: alice)
+        #expect(last(alice)?["type"] == "action")
+    }
+
+    @Test func historyAnswersWithEntries() {
+        send(#"{"type": "reset", "story": "profile-user-profile--default"}"#, from: alice)
+        send(#"{"type": "history", "story": "profile-user-profile--default", "ref": "h"}"#, from: alice)
+        let history = last(alice)
+        #expect(history?["type"] == "history")
+        #expect(history?["ref"] == "h")
+        #expect(history?["entries"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } == ["registered", "reset"])
+    }
+
+    @Test func closedConnectionsGetNothingMore() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
+        handler.closed(alice)
+        sink.clear()
+        send(#"{"type": "reset", "story": "profile-user-profile--default"}"#, from: bob)
+        #expect(sink.received(by: alice).isEmpty)
+    }
+
+    @Test func statesAreSentWithAStoryCoalescingKey() {
+        // The transport replaces a queued older state with a newer one under the same key.
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
+        #expect(sink.received(by: alice).count == 1)
+    }
+}

@@ -1,0 +1,71 @@
+"""Starts the real storybook server on a free port for the end-to-end tests."""
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("STORYBOOK_BINARY", str(ROOT / ".build" / "debug" / "storybook"))
+
+
+class Server:
+    """A storybook process and its base URL."""
+
+    def __init__(self, *args, cwd=None):
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", "0", "--public", str(ROOT / "Public"), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or ROOT,
+        )
+        line = self.process.stdout.readline()
+        match = re.match(r"Listening on (http://[^/]+)/(\S*)", line)
+        if not match:
+            self.process.kill()
+            raise RuntimeError(f"server did not start: {line!r} {self.process.stderr.read()}")
+        self.url = match.group(1)
+        self.ws_url = self.url.replace("http://", "ws://") + "/ws"
+        self.printed = line.strip()
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
+
+    def get(self, path, **kwargs):
+        return requests.get(self.url + path, timeout=10, **kwargs)
+
+    def healthy(self):
+        return self.get("/healthz").status_code == 200
+
+
+@pytest.fixture(scope="session")
+def server():
+    instance = Server()
+    yield instance
+    code = instance.stop()
+    assert code == 0, f"server exited with {code}: {instance.process.stderr.read()[-2000:]}"
+
+
+@pytest.fixture
+def fresh_server():
+    """A server of its own, for tests that change state others would see."""
+    instance = Server()
+    yield instance
+    instance.stop()
+
+
+def wait_for(predicate, timeout=5.0, interval=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return False
