@@ -54,10 +54,16 @@ final class SchemaProbe {
     /// A type already being probed this many times from made-up values is `unknown` there: a
     /// recursive type is expanded twice beyond what its samples show, then stops.
     let maxRecursion = 2
+    /// A type already being probed this many times in all is `unknown` there, sample or not: a
+    /// recursive value is described this deep, so that a deep or bushy sample cannot make the
+    /// schema huge.
+    let maxNesting = 6
     /// The most probe steps of one pass, so that odd types cannot make inference slow.
     let maxSteps = 200_000
     /// The most remembered samples per type (union samples are kept one per case).
     let maxRememberedSamples = 4
+    /// Only samples this small (in JSON values) are remembered: they are probed again elsewhere.
+    let maxRememberedSize = 256
 
     var steps = 0
     var isCollecting = false
@@ -98,7 +104,8 @@ final class SchemaProbe {
         guard stack.count < maxDepth else {
             return .failure(.unknown, ProbeLimit(reason: "schema inference gave up: nested too deep"))
         }
-        if sample == nil, stack.lazy.filter({ $0.id == id && $0.isMadeUp }).count >= maxRecursion {
+        let frames = stack.filter { $0.id == id }
+        if frames.count >= maxNesting || (sample == nil && frames.lazy.filter(\.isMadeUp).count >= maxRecursion) {
             return .failure(.unknown, ProbeLimit(reason: "schema inference stopped at a recursive type"))
         }
         stack.append((id, sample == nil))
@@ -141,18 +148,39 @@ final class SchemaProbe {
     }
 
     private func remember(_ sample: JSONValue, for id: ObjectIdentifier) {
+        let size = Self.size(of: sample, limit: maxRememberedSize)
+        guard size <= maxRememberedSize else { return }
         var samples = remembered[id] ?? []
         guard !samples.contains(sample) else { return }
         if case .object(let members) = sample, members.count == 1 {
-            // Looks like a union value: keep one sample per case, however many cases.
+            // Looks like a union value: keep one sample per case, however many cases, the smallest.
             let key = members.keys.first!
-            guard !samples.contains(where: { $0.objectValue?.count == 1 && $0.objectValue?[key] != nil }) else { return }
-            samples.append(sample)
+            if let index = samples.firstIndex(where: { $0.objectValue?.count == 1 && $0.objectValue?[key] != nil }) {
+                guard size < Self.size(of: samples[index], limit: maxRememberedSize) else { return }
+                samples[index] = sample
+            } else {
+                samples.append(sample)
+            }
         } else {
             guard samples.count < maxRememberedSamples else { return }
             samples.append(sample)
         }
         remembered[id] = samples
+    }
+
+    /// How many JSON values `value` holds, counting no further than just past `limit`.
+    static func size(of value: JSONValue, limit: Int) -> Int {
+        var count = 0
+        var pending = [value]
+        while let next = pending.popLast(), count <= limit {
+            count += 1
+            switch next {
+            case .array(let elements): pending.append(contentsOf: elements.prefix(limit))
+            case .object(let members): pending.append(contentsOf: members.values.prefix(limit))
+            default: break
+            }
+        }
+        return count
     }
 
     /// The union schema taught by all remembered samples of `T`, computed once per inference.
