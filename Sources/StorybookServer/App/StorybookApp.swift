@@ -32,7 +32,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
 
     /// Renders every registered projection in the background so requests find them ready.
     func warmUp() {
-        queue.async { [renders] in renders.warmUp() }
+        DispatchQueue.global(qos: .utility).async { [renders] in renders.warmUp() }
     }
 
     /// Routes one request on the app queue; for tests and the transport alike.

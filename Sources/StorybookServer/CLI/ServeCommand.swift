@@ -27,6 +27,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Another origin allowed to open WebSockets, e.g. http://localhost:3000 (repeatable; * allows any).")
     var allowOrigin: [String] = []
 
+    @Option(help: "Add a generated catalog of N stories, to try the storybook at scale.")
+    var synthetic = 0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -35,6 +38,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
         if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
             throw ValidationError("--token may hold letters, digits, '-' and '_' only")
@@ -64,7 +68,11 @@ struct ServeCommand: ParsableCommand {
         if configuration.publicDirectory == nil {
             logger.warning("no Public/ directory found: the browser UI is not served (use --public DIR)")
         }
-        let server = Storybook(catalog: try StorybookCLI.catalog, configuration: configuration, logger: logger)
+        var catalog = try StorybookCLI.catalog
+        if synthetic > 0 {
+            catalog = try catalog.adding(SyntheticCatalog.components(count: synthetic))
+        }
+        let server = Storybook(catalog: catalog, configuration: configuration, logger: logger)
         do {
             try server.run()
         } catch {

@@ -44,7 +44,7 @@ struct HTTPRouter {
     private func api(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
         switch (request.method.rawValue, path.count, path.first) {
         case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
-            return .json(hub.catalog.index)
+            return .cached(renders.index.bytes, contentType: HTTPResponse.jsonType, etag: renders.index.etag, request: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
         case ("GET", 3, "components") where path[2] == "schema":

@@ -14,9 +14,13 @@ final class RenderCache: Sendable {
 
     private let catalog: Catalog
     private let entries = Mutex<[String: Entry]>([:])
+    /// The serialized `/api/index.json` and its ETag: the catalog never changes while serving.
+    let index: (bytes: [UInt8], etag: String)
 
     init(catalog: Catalog) {
         self.catalog = catalog
+        let bytes = catalog.index.serializedBytes()
+        index = (bytes, ContentHash.etag(bytes))
     }
 
     /// The entry of a story if it was already rendered: cheap, safe on the event loop thread.
