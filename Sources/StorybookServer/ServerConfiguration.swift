@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// Origins besides the server's own allowed to open WebSockets (`*` allows any).
     public var allowedOrigins: [String] = []
+    /// Where the journal of accepted changes lives (`.storybook/` for `serve`); nil keeps
+    /// everything in memory only.
+    public var stateDirectory: URL?
     /// Seconds between keep-alive pings on idle WebSockets.
     public var pingInterval: Int = 30
     /// Seconds after which a subscriber that stopped reading is dropped.
@@ -25,8 +28,9 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 6006, publicDirectory: URL? = nil,
-        maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = []
+        maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = [], stateDirectory: URL? = nil
     ) {
+        self.stateDirectory = stateDirectory
         self.host = host
         self.port = port
         self.publicDirectory = publicDirectory

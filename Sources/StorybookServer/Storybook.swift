@@ -19,12 +19,13 @@ public final class Storybook: Sendable {
     private let transport: Transport
     private let app: StorybookApp
 
-    public init(catalog: Catalog, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "storybook")) {
+    /// A server for `catalog`. Throws when the journal in `configuration.stateDirectory` cannot be opened.
+    public init(catalog: Catalog, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "storybook")) throws {
         self.catalog = catalog
         self.configuration = configuration
         self.logger = logger
         let sink = TransportSink()
-        let app = StorybookApp(catalog: catalog, configuration: configuration, sink: sink, logger: logger)
+        let app = try StorybookApp(catalog: catalog, configuration: configuration, sink: sink, logger: logger)
         let transportConfiguration = TransportConfiguration(
             host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
             maxMessageBytes: configuration.maxMessageBytes, pingInterval: .seconds(configuration.pingInterval),
@@ -45,6 +46,7 @@ public final class Storybook: Sendable {
     /// Closes every WebSocket with 1001 (going away) and stops the event loop.
     public func stop() {
         transport.shutdown()
+        app.close()
     }
 
     /// Starts, prints `Listening on http://HOST:PORT/` and serves until SIGINT or SIGTERM.

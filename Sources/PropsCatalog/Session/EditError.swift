@@ -26,6 +26,8 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unauthorized = Code(rawValue: "unauthorized")
         public static let forbidden = Code(rawValue: "forbidden")
         public static let methodNotAllowed = Code(rawValue: "method-not-allowed")
+        /// The change could not be written to the journal, so it was not made.
+        public static let storageFailed = Code(rawValue: "storage-failed")
     }
 
     public let code: Code

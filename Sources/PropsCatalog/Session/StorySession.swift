@@ -34,6 +34,35 @@ public struct StorySession: Sendable {
             props: validated.props)
     }
 
+    /// A session rebuilt from recorded versions, oldest first, each with its full props: the live
+    /// state is the last one and the numbering goes on from it. Every version is validated by
+    /// decoding it into the Props type; the first that does not decode is thrown with its version.
+    public init(story: Catalog.Story, restoring versions: [(entry: HistoryEntry, props: JSONValue)],
+                history: StoryHistory = StoryHistory()) throws(RestoreError) {
+        guard let first = versions.first else { throw RestoreError(version: 0, reason: "nothing to restore") }
+        var history = history
+        var last: AnyComponent.Validated?
+        var expected = first.entry.version
+        for (entry, props) in versions {
+            guard entry.version == expected else {
+                throw RestoreError(version: entry.version, reason: "expected version \(expected), found \(entry.version)")
+            }
+            switch story.component.validate(props) {
+            case .failure(let error):
+                throw RestoreError(version: entry.version, reason: error.description)
+            case .success(let validated):
+                history.record(entry, props: validated.props)
+                last = validated
+            }
+            expected += 1
+        }
+        self.story = story
+        self.version = expected - 1
+        self.props = last!.props
+        self.projections = Projections(last!.view)
+        self.history = history
+    }
+
     /// Whether `undo` has something to go back to.
     public var canUndo: Bool { undoStack.last.map { history.props(at: $0) != nil } ?? false }
     /// Whether `redo` has something to go forward to.

@@ -13,13 +13,18 @@ final class StoryHub {
     private var sessions: [String: StorySession] = [:]
     private var subscribers: [String: Set<ConnectionID>] = [:]
     private var subscriptions: [ConnectionID: Set<String>] = [:]
-    /// Called after every accepted change, before it is broadcast (the journal hooks in here).
-    var onChange: ((Change) -> Void)?
+    /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
+    var journal: Journal?
 
     init(catalog: Catalog, sink: any MessageSink, logger: Logger) {
         self.catalog = catalog
         self.sink = sink
         self.logger = logger
+    }
+
+    /// Makes restored sessions live, before any request is served.
+    func install(_ restored: [String: StorySession]) {
+        sessions.merge(restored) { _, restored in restored }
     }
 
     /// The session of a story, created at version 1 on first use.
@@ -50,8 +55,16 @@ final class StoryHub {
             case .success(.unchanged):
                 return .success(session)
             case .success(.changed(let change)):
+                let previous = sessions[storyID]
                 sessions[storyID] = session
-                onChange?(change)
+                if let journal {
+                    do {
+                        try journal.record(change, in: session, all: { Array(self.sessions.values) })
+                    } catch {
+                        sessions[storyID] = previous
+                        return .failure(error)
+                    }
+                }
                 broadcast(StateMessage.json(session, cause: change.entry), story: storyID)
                 return .success(session)
             }

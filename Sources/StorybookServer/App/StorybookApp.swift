@@ -16,9 +16,14 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let access: AccessPolicy
     private let logger: Logger
 
-    init(catalog: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) {
+    init(catalog: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) throws {
         self.logger = logger
         let hub = StoryHub(catalog: catalog, sink: sink, logger: logger)
+        if let stateDirectory = configuration.stateDirectory {
+            let (journal, restored) = try Journal.open(directory: stateDirectory, catalog: catalog, logger: logger)
+            hub.journal = journal
+            hub.install(restored)
+        }
         let renders = RenderCache(catalog: catalog)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
         self.hub = hub
@@ -38,6 +43,11 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     /// Routes one request on the app queue; for tests and the transport alike.
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         queue.sync { router.route(request) }
+    }
+
+    /// Waits for queued work and closes the journal.
+    func close() {
+        queue.sync { hub.journal?.close() }
     }
 
     // MARK: TransportDelegate (called on the event loop thread: hand over and return)

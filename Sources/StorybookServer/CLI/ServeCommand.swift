@@ -27,6 +27,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Another origin allowed to open WebSockets, e.g. http://localhost:3000 (repeatable; * allows any).")
     var allowOrigin: [String] = []
 
+    @Option(help: "Where the journal of accepted changes is kept, so a restart restores every story.")
+    var stateDir = ".storybook"
+
+    @Flag(help: "Keep live state in memory only: nothing is journaled or restored.")
+    var noPersist = false
+
     @Option(help: "Add a generated catalog of N stories, to try the storybook at scale.")
     var synthetic = 0
 
@@ -57,7 +63,8 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
             host: host, port: port, publicDirectory: resolvedPublicDirectory(), maxMessageBytes: maxMessageBytes,
-            token: token, allowedOrigins: allowOrigin)
+            token: token, allowedOrigins: allowOrigin,
+            stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir))
         if !configuration.isLoopback && token == nil {
             if noAuth {
                 logger.warning("serving \(host) without an access token (--no-auth): anyone who can reach it may edit every story")
@@ -72,7 +79,12 @@ struct ServeCommand: ParsableCommand {
         if synthetic > 0 {
             catalog = try catalog.adding(SyntheticCatalog.components(count: synthetic))
         }
-        let server = Storybook(catalog: catalog, configuration: configuration, logger: logger)
+        let server: Storybook
+        do {
+            server = try Storybook(catalog: catalog, configuration: configuration, logger: logger)
+        } catch {
+            throw CLIError("cannot open the state directory \(stateDir): \(error)")
+        }
         do {
             try server.run()
         } catch {

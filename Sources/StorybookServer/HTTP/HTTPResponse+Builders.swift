@@ -47,6 +47,7 @@ extension EditError {
         case .conflict, .testFailed: 409
         case .tooLarge: 413
         case .invalidProps, .invalidPatch: 422
+        case .storageFailed: 503
         default: 400
         }
     }

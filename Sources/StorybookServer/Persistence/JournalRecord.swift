@@ -1,0 +1,69 @@
+import Foundation
+import PropsCatalog
+
+/// One line of the journal: a recorded version of a story, with either the patch from the
+/// version before or, for the first version of a story's block, its full props.
+struct JournalRecord: Equatable {
+    enum Content: Equatable {
+        case patch(JSONPatch)
+        case props(JSONValue)
+    }
+
+    let story: String
+    let entry: HistoryEntry
+    let content: Content
+
+    /// The record as one JSON line, newline included.
+    var line: [UInt8] {
+        var members: [String: JSONValue] = [
+            "story": .string(story), "version": .integer(Int64(entry.version)),
+            "at": .string(ISO8601.string(from: entry.at)), "kind": .string(entry.kind.rawValue),
+            "source": .string(entry.source.description),
+        ]
+        if let ref = entry.ref { members["ref"] = .string(ref) }
+        if let command = entry.command { members["command"] = .string(command.name) }
+        switch content {
+        case .patch(let patch): members["patch"] = patch.json
+        case .props(let props): members["props"] = props
+        }
+        return JSONValue.object(members).serializedBytes() + [0x0A]
+    }
+
+    /// Reads a record from its JSON; nil when a member is missing or malformed.
+    init?(json: JSONValue) {
+        guard let story = json["story"]?.stringValue,
+              let version = json["version"]?.integerValue.flatMap({ Int(exactly: $0) }),
+              let at = json["at"]?.stringValue.flatMap(ISO8601.date(from:)),
+              let kind = json["kind"]?.stringValue.flatMap(ChangeKind.init(rawValue:)),
+              let source = json["source"]?.stringValue else { return nil }
+        let content: Content
+        if let props = json["props"] {
+            content = .props(props)
+        } else if let patchJSON = json["patch"], let patch = try? JSONPatch(json: patchJSON) {
+            content = .patch(patch)
+        } else {
+            return nil
+        }
+        let patch: JSONPatch
+        if case .patch(let recorded) = content { patch = recorded } else { patch = JSONPatch(operations: []) }
+        self.story = story
+        self.entry = HistoryEntry(version: version, at: at, kind: kind, source: ChangeSource(source),
+                                  ref: json["ref"]?.stringValue, command: json["command"]?.stringValue.map { Command($0) }, patch: patch)
+        self.content = content
+    }
+
+    init(story: String, entry: HistoryEntry, content: Content) {
+        self.story = story
+        self.entry = entry
+        self.content = content
+    }
+
+    /// Every record needed to rebuild a session's retained history: the oldest version in full,
+    /// the rest as patches.
+    static func records(of session: StorySession) -> [JournalRecord] {
+        let entries = session.history.entries
+        guard let first = entries.first, let base = session.history.props(at: first.version) else { return [] }
+        return [JournalRecord(story: session.story.id, entry: first, content: .props(base))]
+            + entries.dropFirst().map { JournalRecord(story: session.story.id, entry: $0, content: .patch($0.patch)) }
+    }
+}
