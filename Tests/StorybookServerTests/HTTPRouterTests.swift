@@ -14,7 +14,7 @@ import Testing
     init() throws {
         let catalog = try DemoCatalog.make()
         hub = StoryHub(catalog: catalog, sink: sink, logger: Logger(label: "test"))
-        router = HTTPRouter(hub: hub, renders: RenderCache(catalog: catalog), staticFiles: nil,
+        router = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: RenderCache(catalog: catalog), staticFiles: nil,
                             access: AccessPolicy(token: nil, allowedOrigins: []), maxJSONDepth: 64)
     }
 
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func tokenGuardsTheAPIButNotHealth() {
-        let guarded = HTTPRouter(hub: hub, renders: RenderCache(catalog: hub.catalog), staticFiles: nil,
+        let guarded = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: RenderCache(catalog: hub.catalog), staticFiles: nil,
                                  access: AccessPolicy(token: "s3cret", allowedOrigins: []), maxJSONDepth: 64)
         func status(_ path: String, _ headers: [String: String] = [:], _ query: [QueryItem] = []) -> Int {
             guarded.route(HTTPRequest(method: .get, path: path, queryItems: query, headers: headers)).status

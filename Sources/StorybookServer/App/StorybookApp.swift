@@ -29,10 +29,14 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         self.hub = hub
         self.renders = renders
         self.access = access
+        let queue = self.queue
+        let replays = ReplayController(hub: hub) { delay, work in
+            queue.asyncAfter(deadline: .now() + delay, execute: work)
+        }
         self.router = HTTPRouter(
-            hub: hub, renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
+            hub: hub, replays: replays, renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
             access: access, maxJSONDepth: configuration.maxJSONDepth)
-        self.webSocket = WebSocketHandler(hub: hub, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+        self.webSocket = WebSocketHandler(hub: hub, replays: replays, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

@@ -5,6 +5,7 @@ import PropsCatalog
 /// loop thread; testable without sockets by calling `route` with a request.
 struct HTTPRouter {
     let hub: StoryHub
+    let replays: ReplayController
     let renders: RenderCache
     let staticFiles: StaticFiles?
     let access: AccessPolicy
@@ -47,6 +48,9 @@ struct HTTPRouter {
             return .cached(renders.index.bytes, contentType: HTTPResponse.jsonType, etag: renders.index.etag, request: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
+        case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
+            guard hub.catalog.story(id: path[1]) != nil else { return .error(EditError(.notFound, "unknown story '\(path[1])'")) }
+            return .json(["stopped": .bool(replays.stop(path[1]))])
         case ("GET", 3, "components") where path[2] == "schema":
             guard let component = hub.catalog.component(id: path[1]) else {
                 return .error(EditError(.notFound, "unknown component '\(path[1])'"))
@@ -90,11 +94,28 @@ struct HTTPRouter {
             return answer(hub.session(id)) { session in
                 .json(HistoryMessage.json(session, since: request.query["since"].flatMap(Int.init)))
             }
+        case ("GET", "recording"):
+            return answer(hub.session(id)) { session in
+                do throws(EditError) {
+                    let recording = try Recording(session, from: request.query["from"].flatMap(Int.init), to: request.query["to"].flatMap(Int.init))
+                    return .json(recording.json, headers: [("Content-Disposition", "attachment; filename=\"\(id).recording.json\"")])
+                } catch {
+                    return .error(error)
+                }
+            }
+        case ("POST", "replay"):
+            let body = request.body.isEmpty ? Array("{}".utf8) : request.body
+            return withJSONBody(HTTPRequest(method: request.method, path: request.path, body: body)) { json in
+                switch replays.start(story: id, request: json) {
+                case .success(let status): .json(status)
+                case .failure(let error): .error(error)
+                }
+            }
         case (_, "props"):
             return methodNotAllowed(request, allowed: "PUT, PATCH")
         case (_, nil):
             return methodNotAllowed(request, allowed: "GET, HEAD")
-        case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"):
+        case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"):
             return methodNotAllowed(request, allowed: "POST")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))

@@ -12,6 +12,8 @@ enum ClientMessage: Equatable {
     case redo(story: String, ref: String?)
     case seek(story: String, version: Int, ref: String?)
     case history(story: String, since: Int?, ref: String?)
+    case replay(story: String, request: JSONValue, ref: String?)
+    case replayStop(story: String, ref: String?)
 
     /// Why a frame is not a message, with what could be read of it to address the error.
     struct Failure: Error, Equatable {
@@ -72,6 +74,10 @@ enum ClientMessage: Equatable {
             return .seek(story: try reader.string("story"), version: version, ref: ref)
         case "history":
             return .history(story: try reader.string("story"), since: try reader.optionalInt("since"), ref: ref)
+        case "replay":
+            return .replay(story: try reader.string("story"), request: .object(fields), ref: ref)
+        case "replay-stop":
+            return .replayStop(story: try reader.string("story"), ref: ref)
         default:
             throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }

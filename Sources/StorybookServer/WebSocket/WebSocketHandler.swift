@@ -6,6 +6,7 @@ import PropsCatalog
 /// Errors go to the sender alone; states go to every subscriber of the story.
 struct WebSocketHandler {
     let hub: StoryHub
+    let replays: ReplayController
     let maxJSONDepth: Int
     let logger: Logger
 
@@ -69,6 +70,14 @@ struct WebSocketHandler {
             if let ref { action["ref"] = .string(ref) }
             hub.broadcast(.object(action), story: story, coalesce: false)
             edit(.dispatch(invocation), story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .replay(let story, let request, let ref):
+            if case .failure(let error) = replays.start(story: story, request: request) {
+                reject(error, ref: ref, story: story, to: connection)
+            }
+        case .replayStop(let story, let ref):
+            if !replays.stop(story) {
+                reject(EditError(.notFound, "no replay is playing on '\(story)'"), ref: ref, story: story, to: connection)
+            }
         case .history(let story, let since, let ref):
             switch hub.session(story) {
             case .success(let session):

@@ -1,0 +1,129 @@
+import Foundation
+import PropsCatalog
+
+/// Plays recorded states of a story back at their recorded pace (or faster), each as a new
+/// version of kind `replay` through the hub, so every subscriber sees it as it happens.
+/// One replay per story at a time; starting another stops the first.
+///
+/// `@unchecked Sendable`: it is used on the app's serial queue only, and its scheduler runs the
+/// scheduled steps on that same queue, so its state is never touched from two threads.
+final class ReplayController: @unchecked Sendable {
+    /// Runs `work` after `delay` seconds on the app queue.
+    typealias Scheduler = (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Void
+
+    private struct Replay {
+        let id: Int
+        let recording: Recording
+        let speed: Double
+        let deadlines: [TimeInterval]
+        let start: Date
+        var played = 0
+    }
+
+    private let hub: StoryHub
+    private let schedule: Scheduler
+    private var replays: [String: Replay] = [:]
+    private var nextID = 1
+
+    init(hub: StoryHub, schedule: @escaping Scheduler) {
+        self.hub = hub
+        self.schedule = schedule
+    }
+
+    /// Starts playing `recording` on its story; `speed` 2 plays twice as fast, 0 plays every step at once.
+    func start(_ recording: Recording, speed: Double) -> JSONValue {
+        stop(recording.story, reason: "replaced")
+        let delays = recording.delays(speed: speed)
+        var deadlines: [TimeInterval] = []
+        var total: TimeInterval = 0
+        for delay in delays {
+            total += delay
+            deadlines.append(total)
+        }
+        let replay = Replay(id: nextID, recording: recording, speed: speed, deadlines: deadlines, start: Date())
+        nextID += 1
+        replays[recording.story] = replay
+        let status = self.status(replay, "started")
+        hub.broadcast(status, story: recording.story, coalesce: false)
+        scheduleNext(replay)
+        return status
+    }
+
+    /// Stops the story's replay; false when none was playing.
+    @discardableResult
+    func stop(_ story: String, reason: String = "stopped") -> Bool {
+        guard let replay = replays.removeValue(forKey: story) else { return false }
+        hub.broadcast(status(replay, reason), story: story, coalesce: false)
+        return true
+    }
+
+    private func scheduleNext(_ replay: Replay) {
+        let story = replay.recording.story
+        let due = replay.start.addingTimeInterval(replay.deadlines[replay.played]).timeIntervalSinceNow
+        schedule(max(due, 0)) { [self] in
+            step(story, id: replay.id)
+        }
+    }
+
+    private func step(_ story: String, id: Int) {
+        guard var replay = replays[story], replay.id == id else { return }
+        let step = replay.recording.steps[replay.played]
+        let result = hub.apply(.replay(step.props), to: story, source: .replay, ref: "replay-\(id)-\(step.version)")
+        replay.played += 1
+        if case .failure(let error) = result {
+            replays[story] = nil
+            hub.broadcast(status(replay, "failed", error: error), story: story, coalesce: false)
+            return
+        }
+        if replay.played == replay.recording.steps.count {
+            replays[story] = nil
+            hub.broadcast(status(replay, "finished"), story: story, coalesce: false)
+            return
+        }
+        replays[story] = replay
+        scheduleNext(replay)
+    }
+
+    private func status(_ replay: Replay, _ status: String, error: EditError? = nil) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "type": "replay", "story": .string(replay.recording.story), "status": .string(status),
+            "replay": .integer(Int64(replay.id)), "steps": .integer(Int64(replay.recording.steps.count)),
+            "played": .integer(Int64(replay.played)), "speed": .double(replay.speed),
+            "from": .integer(Int64(replay.recording.steps.first?.version ?? 0)),
+            "to": .integer(Int64(replay.recording.steps.last?.version ?? 0)),
+        ]
+        if let error { members["error"] = error.json }
+        return .object(members)
+    }
+}
+
+extension ReplayController {
+    /// A replay request, from HTTP or WebSocket: `{["from"], ["to"], ["speed"], ["recording"]}`.
+    func start(story: String, request: JSONValue) -> Result<JSONValue, EditError> {
+        let session: StorySession
+        switch hub.session(story) {
+        case .success(let value): session = value
+        case .failure(let error): return .failure(error)
+        }
+        let reader = FieldReader(fields: request.objectValue ?? [:])
+        do throws(EditError) {
+            let speed = request["speed"].flatMap { value -> Double? in
+                switch value {
+                case .integer(let integer): Double(integer)
+                case .double(let double): double
+                default: nil
+                }
+            } ?? 1
+            guard speed >= 0, speed <= 1000 else { throw EditError(.badMessage, "speed must be between 0 and 1000", path: "/speed") }
+            let recording: Recording
+            if let imported = request["recording"] {
+                recording = try Recording(json: imported, story: story, component: session.story.component)
+            } else {
+                recording = try Recording(session, from: try reader.optionalInt("from"), to: try reader.optionalInt("to"))
+            }
+            return .success(start(recording, speed: speed))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import DemoCatalog
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+@Suite struct RecordingTests {
+    let catalog = try! DemoCatalog.make()
+
+    private func sessionWithEdits() throws -> StorySession {
+        var session = try StorySession(story: #require(catalog.story(id: "profile-user-profile--default")), at: Date(timeIntervalSince1970: 100))
+        for (index, name) in ["A", "B", "C"].enumerated() {
+            let patch = try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string(name)]])
+            _ = session.apply(.patch(patch), source: .http, at: Date(timeIntervalSince1970: 101 + Double(index) * 2))
+        }
+        return session
+    }
+
+    @Test func exportsEveryVersionAndReadsBackTheSame() throws {
+        let session = try sessionWithEdits()
+        let recording = try Recording(session)
+        #expect(recording.steps.map(\.version) == [1, 2, 3, 4])
+        #expect(recording.steps.map { $0.props["name"] } == ["Ada Lovelace", "A", "B", "C"])
+        let json = try JSONParser.parse(recording.json.serialized())
+        let imported = try Recording(json: json, story: session.story.id, component: session.story.component)
+        #expect(imported == recording)
+    }
+
+    @Test func aRangeOfVersions() throws {
+        let recording = try Recording(try sessionWithEdits(), from: 2, to: 3)
+        #expect(recording.steps.map(\.version) == [2, 3])
+        #expect(throws: EditError.self) { try Recording(try sessionWithEdits(), from: 0, to: 3) }
+        #expect(throws: EditError.self) { try Recording(try sessionWithEdits(), from: 3, to: 9) }
+    }
+
+    @Test func delaysFollowTheRecordedPaceScaledAndCapped() throws {
+        let recording = try Recording(try sessionWithEdits())
+        #expect(recording.delays(speed: 1) == [0, 1, 2, 2])
+        #expect(recording.delays(speed: 2) == [0, 0.5, 1, 1])
+        #expect(recording.delays(speed: 1, maxGap: 1.5) == [0, 1, 1.5, 1.5])
+        #expect(recording.delays(speed: 0) == [0, 0, 0, 0])
+    }
+
+    @Test func aBadEntryIsAClearErrorNamingIt() throws {
+        let session = try sessionWithEdits()
+        guard case .object(var json) = try Recording(session).json, var entries = json["entries"]?.arrayValue else {
+            Issue.record("no entries"); return
+        }
+        entries[2] = ["at": "1970-01-01T00:01:43Z", "patch": [["op": "replace", "path": "/name", "value": 42]]]
+        json["entries"] = .array(entries)
+        do {
+            _ = try Recording(json: .object(json), story: session.story.id, component: session.story.component)
+            Issue.record("a recording with a bad entry was accepted")
+        } catch {
+            #expect(error.code == .invalidProps)
+            #expect(error.message.hasPrefix("entry 2"))
+            #expect(error.path == "/entries/2/props/name")
+        }
+    }
+
+    @Test func malformedRecordingsAreRefused() throws {
+        let component = try #require(catalog.component(id: "profile-user-profile"))
+        let cases: [(JSONValue, EditError.Code)] = [
+            ([], .badMessage),
+            (["v": 2, "base": [:], "entries": [["at": "1970-01-01T00:00:00Z"]]], .badMessage),
+            (["v": 1, "entries": [["at": "1970-01-01T00:00:00Z"]]], .badMessage),
+            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": []], .badMessage),
+            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": [["at": "yesterday"]]], .badMessage),
+            (["v": 1, "base": ["name": "a"], "entries": [["at": "1970-01-01T00:00:00Z"]]], .invalidProps),
+            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil],
+              "entries": [["at": "1970-01-01T00:00:00Z"], ["at": "1970-01-01T00:00:01Z", "patch": [["op": "remove", "path": "/nope"]]]]], .invalidPatch),
+        ]
+        for (json, code) in cases {
+            #expect(throws: EditError.self) { try Recording(json: json, story: "s", component: component) }
+            do { _ = try Recording(json: json, story: "s", component: component) } catch { #expect(error.code == code, "\(json)") }
+        }
+    }
+}

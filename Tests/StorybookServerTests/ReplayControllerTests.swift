@@ -1,0 +1,53 @@
+import DemoCatalog
+import Logging
+import PropsCatalog
+@testable import StorybookServer
+import Testing
+
+@Suite struct ReplayControllerTests {
+    let sink = RecordingSink()
+    let hub: StoryHub
+    let subscriber = ConnectionID(raw: 9)
+
+    init() throws {
+        hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
+        _ = hub.subscribe(subscriber, to: "profile-user-profile--default")
+        for name in ["A", "B"] {
+            _ = hub.apply(.patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string(name)]])),
+                          to: "profile-user-profile--default", source: .http)
+        }
+        sink.clear()
+    }
+
+    @Test func replaysRecordedStatesInOrderAsNewVersions() throws {
+        var delays: [Double] = []
+        let replays = ReplayController(hub: hub) { delay, work in delays.append(delay); work() }
+        let result = replays.start(story: "profile-user-profile--default", request: ["speed": 0])
+        #expect(result.map { $0["status"] } == .success("started"))
+        let states = sink.received(by: subscriber).filter { $0["type"] == "state" }
+        #expect(states.compactMap { $0["version"]?.integerValue } == [4, 5, 6])
+        #expect(states.map { $0["props"]?["name"] } == ["Ada Lovelace", "A", "B"])
+        #expect(states.allSatisfy { $0["cause"]?["kind"] == "replay" })
+        #expect(sink.received(by: subscriber).last?["status"] == "finished")
+        #expect(delays == [0, 0, 0])
+    }
+
+    @Test func stopEndsAReplayAndAnImportedRecordingIsValidatedFirst() throws {
+        var pending: [@Sendable () -> Void] = []
+        let replays = ReplayController(hub: hub) { _, work in pending.append(work) }
+        _ = replays.start(story: "profile-user-profile--default", request: [:])
+        pending.removeFirst()()
+        #expect(replays.stop("profile-user-profile--default"))
+        pending.forEach { $0() }
+        #expect(sink.received(by: subscriber).filter { $0["type"] == "state" }.count == 1)
+        #expect(sink.received(by: subscriber).last?["status"] == "stopped")
+        #expect(!replays.stop("profile-user-profile--default"))
+
+        let bad: JSONValue = ["recording": ["v": 1, "base": ["name": 1], "entries": [["at": "2026-01-01T00:00:00Z"]]]]
+        guard case .failure(let error) = replays.start(story: "profile-user-profile--default", request: bad) else {
+            Issue.record("a bad recording was accepted"); return
+        }
+        #expect(error.code == .invalidProps)
+        #expect(try hub.session("profile-user-profile--default").get().version == 4)
+    }
+}
