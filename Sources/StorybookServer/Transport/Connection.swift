@@ -1,0 +1,17 @@
+/// What the loop knows about one lws connection. A reference type so that handlers mutate the one
+/// record in place (big buffers inside are never copied). Loop-thread only.
+final class Connection {
+    let id: ConnectionID
+    let wsi: OpaquePointer
+    /// The HTTP transaction in progress, if any.
+    var exchange: HTTPExchange?
+    /// An upgrade the delegate accepted, waiting for the handshake to complete.
+    var acceptedUpgrade: UpgradeRequest?
+    /// Set once the connection is a WebSocket.
+    var webSocket: WebSocketSession?
+
+    init(id: ConnectionID, wsi: OpaquePointer) {
+        self.id = id
+        self.wsi = wsi
+    }
+}

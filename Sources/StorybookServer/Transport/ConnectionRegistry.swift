@@ -1,0 +1,45 @@
+/// The loop's live connections, by lws handle (for callbacks) and by id (for commands). Loop-thread only.
+///
+/// Records are created on a connection's first request or upgrade and removed on `CLOSED`,
+/// `CLOSED_HTTP` or `WSI_DESTROY`, whichever comes first, so nothing outlives its lws connection even
+/// when lws frees the connection without a close callback.
+struct ConnectionRegistry {
+    private var byHandle: [OpaquePointer: Connection] = [:]
+    private var byID: [ConnectionID: Connection] = [:]
+    private var lastID: UInt64 = 0
+
+    /// The record of `wsi`, created if needed.
+    mutating func connection(for wsi: OpaquePointer) -> Connection {
+        if let existing = byHandle[wsi] { return existing }
+        lastID += 1
+        let connection = Connection(id: ConnectionID(raw: lastID), wsi: wsi)
+        byHandle[wsi] = connection
+        byID[connection.id] = connection
+        return connection
+    }
+
+    /// The record of `wsi`, if it has one.
+    func existing(_ wsi: OpaquePointer) -> Connection? {
+        byHandle[wsi]
+    }
+
+    subscript(id: ConnectionID) -> Connection? {
+        byID[id]
+    }
+
+    /// Forgets `wsi`; returns its record if it had one.
+    mutating func remove(_ wsi: OpaquePointer) -> Connection? {
+        guard let connection = byHandle.removeValue(forKey: wsi) else { return nil }
+        byID[connection.id] = nil
+        return connection
+    }
+
+    /// The connections that are WebSockets.
+    var webSockets: [Connection] {
+        byID.values.filter { $0.webSocket != nil }
+    }
+
+    var hasWebSockets: Bool {
+        byID.values.contains { $0.webSocket != nil }
+    }
+}

@@ -1,0 +1,95 @@
+import CLibWebSockets
+
+/// Reads a parsed request head out of libwebsockets' header table. Only valid inside the callback that
+/// delivers the head (`LWS_CALLBACK_HTTP` or `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE`): lws reuses the table
+/// afterwards.
+struct HTTPRequestReader {
+    let wsi: OpaquePointer
+
+    /// The known header tokens and their lowercased names, from lws' own table ("host:" -> "host"),
+    /// without the request-line tokens (methods, URI arguments, HTTP version) and HTTP/2 pseudo-headers.
+    private static let headerTokens: [(token: UInt32, name: String)] = (0..<WSI_TOKEN_COUNT.rawValue).compactMap { raw in
+        guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { return nil }
+        let name = String(cString: cName)
+        guard name.count > 1, name.hasSuffix(":"), !name.hasPrefix(":") else { return nil }
+        return (raw, String(name.dropLast()))
+    }
+
+    /// The method and the decoded path, or `nil` for a method the transport does not serve (CONNECT).
+    func methodAndPath() -> (HTTPMethod, String)? {
+        var uri: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        let index = lws_http_get_uri_and_method(wsi, &uri, &length)
+        guard index >= 0, let uri, let method = Self.method(forIndex: Int(index)) else { return nil }
+        let path = String(decoding: UnsafeRawBufferPointer(start: uri, count: Int(length)), as: UTF8.self)
+        return (method, path)
+    }
+
+    /// The query items, decoded, in order (lws stores each `name=value` as one fragment).
+    func queryItems() -> [QueryItem] {
+        var items: [QueryItem] = []
+        var index: Int32 = 0
+        while true {
+            let length = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index)
+            let fragment = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+                lws_hdr_copy_fragment(wsi, buffer, capacity, WSI_TOKEN_HTTP_URI_ARGS, index)
+            }
+            guard let fragment else { break }
+            if !fragment.isEmpty {
+                items.append(QueryItem(fragment: fragment))
+            }
+            index += 1
+        }
+        return items
+    }
+
+    /// Every header lws recognised, plus the `extraNames` it stored as unknown headers, by lowercased name.
+    func headers(extraNames: [String]) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (raw, name) in Self.headerTokens {
+            let token = lws_token_indexes(rawValue: raw)
+            let length = lws_hdr_total_length(wsi, token)
+            guard length > 0 else { continue }
+            headers[name] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+                lws_hdr_copy(wsi, buffer, capacity, token)
+            }
+        }
+        for name in extraNames {
+            let key = name.lowercased()
+            let lookup = key + ":"
+            let length = lws_hdr_custom_length(wsi, lookup, Int32(lookup.utf8.count))
+            guard length >= 0 else { continue }
+            headers[key] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+                lws_hdr_custom_copy(wsi, buffer, capacity, lookup, Int32(lookup.utf8.count))
+            }
+        }
+        return headers
+    }
+
+    /// Runs an lws copy function into a fresh buffer; `nil` when it reports failure (a negative count).
+    private static func copy(
+        capacity: Int,
+        _ body: (UnsafeMutablePointer<CChar>, Int32) -> Int32
+    ) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let count = body(base, Int32(capacity))
+            guard count >= 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(count)), as: UTF8.self)
+        }
+    }
+
+    /// lws' `LWSHUMETH_*` method index.
+    private static func method(forIndex index: Int) -> HTTPMethod? {
+        switch index {
+        case LWSHUMETH_GET: .get
+        case LWSHUMETH_POST: .post
+        case LWSHUMETH_OPTIONS: .options
+        case LWSHUMETH_PUT: .put
+        case LWSHUMETH_PATCH: .patch
+        case LWSHUMETH_DELETE: .delete
+        case LWSHUMETH_HEAD: .head
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Reason phrases for the status lines the transport writes itself (see `HTTPResponseWriter`).
+enum HTTPStatusPhrase {
+    static func phrase(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        default: "Status \(status)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CLibWebSockets
+
+extension ServiceLoop {
+    /// Creates the lws context and the listening vhost; returns the context and the bound port.
+    func createContext() throws(TransportError) -> (OpaquePointer, Int) {
+        sb_lws_set_log_level(LLL_ERR)
+        let address = ListenAddress(host: configuration.host)
+
+        var info = lws_context_creation_info()
+        info.options = UInt64(
+            LWS_SERVER_OPTION_EXPLICIT_VHOSTS
+                | LWS_SERVER_OPTION_VALIDATE_UTF8
+                | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND
+                | (address.ipv6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6)
+        )
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.server_string = resources.cString("storybook")
+        info.max_http_header_data = 8192
+        let context = try LWSCall.check("lws_create_context", lws_create_context(&info))
+        self.context = context
+
+        info.vhost_name = resources.cString("storybook")
+        info.port = Int32(configuration.port)
+        info.iface = address.interface.map(resources.cString)
+        info.protocols = UnsafePointer(resources.protocols)
+        info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
+        guard let vhost = lws_create_vhost(context, &info) else {
+            throw .cannotListen(host: configuration.host, port: configuration.port)
+        }
+        self.vhost = vhost
+        scheduleHousekeeping()
+        return (context, Int(lws_get_vhost_listen_port(vhost)))
+    }
+
+    /// Runs lws until the lifecycle says stop.
+    func serve() {
+        guard let context else { return }
+        while lifecycle != .finished {
+            if lws_service(context, 0) < 0 {
+                logger.error("lws_service failed; stopping the transport")
+                lifecycle = .finished
+            }
+        }
+    }
+
+    /// Destroys the context (lws closes what is still open, with callbacks) and forgets every record.
+    func destroyContext() {
+        guard let context else { return }
+        housekeepingTimer.cancel()
+        lws_context_destroy(context)
+        self.context = nil
+        self.vhost = nil
+        connections = ConnectionRegistry()
+    }
+
+    /// Runs housekeeping after one housekeeping interval.
+    func scheduleHousekeeping() {
+        guard let context else { return }
+        housekeepingTimer.schedule(on: context, after: housekeepingInterval)
+    }
+}

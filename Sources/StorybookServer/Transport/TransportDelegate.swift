@@ -1,0 +1,26 @@
+/// What the application layer does with traffic. The transport holds its delegate weakly.
+///
+/// Every method is called **on the transport's loop thread**, the one thread that runs libwebsockets. They
+/// must return quickly and never block: hand the work to a queue, a task or an actor and answer later
+/// through ``Transport/respond(to:with:)``, ``Transport/send(_:to:coalescingKey:)`` and
+/// ``Transport/close(_:code:reason:)``, which may be called from any thread (including this one).
+package protocol TransportDelegate: AnyObject, Sendable {
+    /// A complete HTTP request arrived on `id`. Answer it, exactly once, with `respond(to:with:)`; the
+    /// connection reads no further request until then.
+    func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID)
+
+    /// A client asks to open a WebSocket on the WebSocket path. Decide synchronously and cheaply (Origin
+    /// and token checks); the request is still plain HTTP, so a rejection is sent as an HTTP response.
+    func transport(_ transport: Transport, shouldAccept upgrade: UpgradeRequest) -> UpgradeDecision
+
+    /// The handshake of an accepted upgrade completed; `id` can now receive messages.
+    func transport(_ transport: Transport, didOpen id: ConnectionID, upgrade: UpgradeRequest)
+
+    /// A complete text message arrived: reassembled from its fragments, valid UTF-8, at most
+    /// `maxMessageBytes` long.
+    func transport(_ transport: Transport, didReceiveMessage bytes: [UInt8], from id: ConnectionID)
+
+    /// A WebSocket that was opened closed, for whatever reason (either side, timeout, shutdown). Messages
+    /// sent to `id` from now on are dropped.
+    func transport(_ transport: Transport, didClose id: ConnectionID)
+}
