@@ -1,0 +1,40 @@
+// The actions log: every `action` message of the open story (a command used in the preview,
+// by this browser or another), newest first.
+
+import { h, clockTime } from './dom.js';
+
+const LIMIT = 500;
+
+export class ActionsLog {
+  /** @param els {list, count, clear} */
+  constructor({ list, count, clear }, { isOwnRef }) {
+    this.list = list;
+    this.count = count;
+    this.isOwnRef = isOwnRef;
+    this.total = 0;
+    clear.addEventListener('click', () => this.clear());
+    this.clear();
+  }
+
+  clear() {
+    this.total = 0;
+    this.count.textContent = '';
+    this.list.replaceChildren(h('li', { class: 'muted pad empty-note' }, 'No actions yet. Use a button, a toggle or a field in the preview.'));
+  }
+
+  add(action) {
+    if (this.total === 0) this.list.replaceChildren();
+    this.total += 1;
+    this.count.textContent = String(this.total);
+    const own = action.ref && this.isOwnRef(action.ref);
+    const payload = action.payload === undefined || action.payload === null ? '' : JSON.stringify(action.payload);
+    const row = h('li', { class: 'action-row' },
+      h('span', { class: 'a-time', title: action.at }, clockTime(action.at)),
+      h('span', { class: 'a-command' }, action.command),
+      h('span', { class: 'a-payload', title: payload }, payload || '—'),
+      h('span', { class: 'a-source' }, own ? 'you' : action.source || ''),
+      h('span', { class: 'a-version' }, action.version ? `v${action.version}` : ''));
+    this.list.prepend(row);
+    while (this.list.childElementCount > LIMIT) this.list.lastElementChild.remove();
+  }
+}

@@ -1,0 +1,132 @@
+// The WebSocket to the server: one connection, automatic reconnect with backoff, and subscriptions
+// that are sent again after every reconnect (the server then answers each with a fresh state).
+//
+// Events (CustomEvent, `detail`):
+//   status   {status: 'connecting' | 'connected' | 'reconnecting' | 'offline', attempt, retryAt}
+//   open     {reconnected}   the socket is open and the subscriptions were sent again
+//   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history', ...})
+
+const PROTOCOL = 'storybook.v1';
+const OFFLINE_AFTER_ATTEMPTS = 3; // failed reconnects before the indicator says "offline"
+
+export class Connection extends EventTarget {
+  constructor(url = defaultURL()) {
+    super();
+    this.url = url;
+    this.socket = null;
+    this.status = 'connecting';
+    this.attempt = 0;
+    this.everOpened = false;
+    this.retryTimer = null;
+    this.retryAt = null;
+    this.subscriptions = new Set();
+    this.refPrefix = Math.random().toString(36).slice(2, 8);
+    this.refCounter = 0;
+    window.addEventListener('online', () => this.retryNow());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible' && this.status !== 'connected') this.retryNow();
+    });
+  }
+
+  /** A ref no other message of this page (or, practically, of any page) uses. */
+  nextRef(kind = 'm') {
+    this.refCounter += 1;
+    return `${kind}-${this.refPrefix}-${this.refCounter}`;
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (this.socket) return;
+    this.setStatus(this.everOpened ? this.disconnectedStatus() : 'connecting');
+    let socket;
+    try {
+      socket = new WebSocket(this.url, PROTOCOL);
+    } catch (error) {
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      const reconnected = this.everOpened;
+      this.everOpened = true;
+      this.attempt = 0;
+      this.setStatus('connected');
+      for (const story of this.subscriptions) this.rawSend({ type: 'subscribe', story });
+      this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
+    });
+    socket.addEventListener('message', (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.dispatchEvent(new CustomEvent('message', { detail: message }));
+    });
+    socket.addEventListener('close', () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.scheduleRetry();
+    });
+  }
+
+  /** Sends a message now; false when the socket is not open (the caller tells the user). */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    return this.rawSend(message);
+  }
+
+  rawSend(message) {
+    try {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Subscribes now if connected, and again after every reconnect. */
+  subscribe(story) {
+    this.subscriptions.add(story);
+    this.send({ type: 'subscribe', story });
+  }
+
+  unsubscribe(story) {
+    if (this.subscriptions.delete(story)) this.send({ type: 'unsubscribe', story });
+  }
+
+  /** Skips the wait before the next reconnect attempt. */
+  retryNow() {
+    if (this.socket) return;
+    this.attempt = Math.max(0, this.attempt - 1);
+    this.connect();
+  }
+
+  scheduleRetry() {
+    this.attempt += 1;
+    const base = Math.min(10000, 250 * 2 ** (this.attempt - 1));
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.retryAt = Date.now() + delay;
+    this.setStatus(this.disconnectedStatus());
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  disconnectedStatus() {
+    if (!navigator.onLine || this.attempt >= OFFLINE_AFTER_ATTEMPTS) return 'offline';
+    return 'reconnecting';
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent('status', {
+      detail: { status, attempt: this.attempt, retryAt: this.retryAt, everOpened: this.everOpened },
+    }));
+  }
+}
+
+function defaultURL() {
+  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${window.location.host}/ws`;
+}

@@ -1,0 +1,642 @@
+// Editing controls generated from the editor schema (docs/schema.md).
+//
+// Every control knows the JSON Pointer of its value (`data-control-pointer`; its row has
+// `data-pointer`). An edit becomes a JSON Patch `replace` at that pointer (arrays and dictionaries
+// also use add/remove/move); text is debounced. When a state arrives, controls are updated in place
+// unless the field is busy (focused, edited within the last second, or showing an error); when the
+// shape of the props changes (array length, union case, null vs value), the panel is rebuilt with
+// the focus and the text being typed kept.
+
+import { h, debounce } from './dom.js';
+import * as JSONPointer from './json-pointer.js';
+import {
+  defaultValue, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
+} from './schema-values.js';
+
+const TEXT_DEBOUNCE_MS = 150;
+const BUSY_MS = 1000;
+
+let controlCounter = 0;
+
+export class Controls {
+  /**
+   * @param root the element the controls go into
+   * @param hooks {patch(operations, pointer) -> bool, replace(props) -> bool,
+   *               variantValue(pointer, caseName) -> Promise<value | undefined>}
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.schema = null;
+    this.props = undefined;
+    this.shape = null;
+    this.bindings = new Map();   // pointer -> set(value)
+    this.editedAt = new Map();   // pointer -> time of the last local edit
+    this.errors = new Map();     // pointer -> message shown at the field
+    this.serverErrors = new Set(); // pointers whose error came from the server
+    this.senders = new Map();    // pointer -> debounced sender
+    this.openState = new Map();  // pointer -> whether its <details> is open
+    this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
+    this.focusedPointer = null;
+    root.addEventListener('focusin', (event) => {
+      this.focusedPointer = event.target.closest('[data-control-pointer]')?.dataset.controlPointer ?? null;
+    });
+    root.addEventListener('focusout', () => {
+      this.focusedPointer = null;
+      // Once the user leaves a field, show the live value again when nothing is pending.
+      setTimeout(() => this.refreshIdle(), BUSY_MS + 50);
+    });
+  }
+
+  /** A new story (or schema): forget everything about the previous one. */
+  reset(schema) {
+    for (const sender of this.senders.values()) sender.cancel();
+    this.schema = schema;
+    this.props = undefined;
+    this.shape = null;
+    this.editedAt.clear();
+    this.errors.clear();
+    this.serverErrors.clear();
+    this.senders.clear();
+    this.openState.clear();
+    this.lastValues.clear();
+    this.root.replaceChildren(h('p', { class: 'muted pad' }, 'Loading controls…'));
+  }
+
+  /** Shows live props: in place when the shape is the same, else rebuilt. */
+  update(props) {
+    this.props = props;
+    if (!this.schema) return;
+    const shape = shapeOf(props);
+    if (shape !== this.shape) {
+      this.shape = shape;
+      this.render();
+      return;
+    }
+    this.refreshIdle();
+  }
+
+  /** Puts the live value into every control that is not busy. */
+  refreshIdle() {
+    if (this.props === undefined) return;
+    for (const [pointer, set] of this.bindings) {
+      if (this.isBusy(pointer)) continue;
+      const value = JSONPointer.get(this.props, pointer);
+      if (value !== undefined) set(value);
+    }
+  }
+
+  isBusy(pointer) {
+    if (pointer === this.focusedPointer) return true;
+    if (this.errors.has(pointer)) return true;
+    if (this.senders.get(pointer)?.pending()) return true;
+    const at = this.editedAt.get(pointer);
+    return at !== undefined && performance.now() - at < BUSY_MS;
+  }
+
+  touch(pointer) {
+    this.editedAt.set(pointer, performance.now());
+  }
+
+  // MARK: Rendering
+
+  render() {
+    const focus = this.captureFocus();
+    // Text refused with an error stays in its field until the user fixes it, across the rebuild.
+    const refused = [...this.root.querySelectorAll('[data-role="value"]')]
+      .filter((el) => this.errors.has(el.dataset.controlPointer) && 'value' in el)
+      .map((el) => [el.dataset.controlPointer, el.value]);
+    this.bindings.clear();
+    const content = this.value(this.schema, this.props, '', { label: null, depth: 0 });
+    this.root.replaceChildren(content);
+    for (const [pointer, text] of refused) {
+      const el = this.root.querySelector(`[data-control-pointer="${CSS.escape(pointer)}"][data-role="value"]`);
+      if (el) el.value = text;
+    }
+    for (const [pointer, message] of this.errors) this.paintError(pointer, message);
+    this.restoreFocus(focus);
+  }
+
+  /** The control(s) for `value` of `schema` at `pointer`. */
+  value(schema, value, pointer, options) {
+    if (options.readOnly) return this.readOnly(value, pointer, options);
+    if (!fits(schema, value)) return this.unknown(value, pointer, options, schema?.type !== 'unknown');
+    switch (schema.type) {
+      case 'object': return this.object(schema, value, pointer, options);
+      case 'string': return this.string(schema, value, pointer, options);
+      case 'integer':
+      case 'number': return this.number(schema, value, pointer, options);
+      case 'boolean': return this.boolean(value, pointer, options);
+      case 'optional': return this.optional(schema, value, pointer, options);
+      case 'array': return this.array(schema, value, pointer, options);
+      case 'dictionary': return this.dictionary(schema, value, pointer, options);
+      case 'enum': return this.enumeration(schema, value, pointer, options);
+      case 'union': return this.union(schema, value, pointer, options);
+      case 'command': return this.command(value, pointer, options);
+      default: return this.unknown(value, pointer, options, false);
+    }
+  }
+
+  /** One labelled row with a leaf control. */
+  row(pointer, options, typeLabel, ...controls) {
+    const id = `ctl-${++controlCounter}`;
+    const stacked = options.stacked;
+    const first = controls.find((c) => c instanceof HTMLElement && c.matches('input, textarea, select'));
+    if (first) first.id = id;
+    return h('div', { class: stacked ? 'field is-stacked' : 'field', dataset: { pointer } },
+      options.label === null ? null : h('label', { class: 'field-label', htmlFor: id, title: pointer || '/' },
+        h('span', { class: 'field-name' }, options.label),
+        typeLabel ? h('span', { class: 'field-type' }, typeLabel) : null),
+      h('div', { class: 'field-control' }, options.prefix, ...controls, options.suffix),
+      h('div', { class: 'field-error', attrs: { role: 'alert' } }));
+  }
+
+  /** A collapsible group (object, array, dictionary, union) with actions in its summary. */
+  group(pointer, options, typeLabel, summaryExtras, body) {
+    if (options.label === null && !options.forceGroup) {
+      return h('div', { class: 'field-group is-root', dataset: { pointer } },
+        summaryExtras.length ? h('div', { class: 'group-header' }, ...summaryExtras) : null,
+        h('div', { class: 'field-error', attrs: { role: 'alert' } }),
+        h('div', { class: 'group-body' }, body));
+    }
+    const open = this.openState.get(pointer) ?? options.depth <= 2;
+    const details = h('details', { class: 'field-group', dataset: { pointer }, open },
+      h('summary', {},
+        h('span', { class: 'field-name' }, options.label),
+        typeLabel ? h('span', { class: 'field-type' }, typeLabel) : null,
+        options.prefix ? h('span', { class: 'summary-prefix' }, options.prefix) : null,
+        h('span', { class: 'summary-extras' }, ...summaryExtras, options.suffix)),
+      h('div', { class: 'field-error', attrs: { role: 'alert' } }),
+      h('div', { class: 'group-body' }, body));
+    details.addEventListener('toggle', () => this.openState.set(pointer, details.open));
+    return details;
+  }
+
+  object(schema, value, pointer, options) {
+    const fields = schema.fields || [];
+    const known = new Set(fields.map((f) => f.name));
+    const rows = fields.map((field) => this.value(field.schema, value[field.name], JSONPointer.child(pointer, field.name),
+      { label: field.name, depth: options.depth + 1, readOnly: field.readOnly }));
+    // Members the schema does not know (it learns from samples): shown raw rather than hidden.
+    for (const key of Object.keys(value)) {
+      if (!known.has(key)) rows.push(this.unknown(value[key], JSONPointer.child(pointer, key), { label: key, depth: options.depth + 1 }, false));
+    }
+    if (!rows.length) rows.push(h('p', { class: 'muted' }, 'No fields.'));
+    return this.group(pointer, options, schema.name, [], rows);
+  }
+
+  string(schema, value, pointer, options) {
+    const format = schema.format;
+    if (format === 'multiline') {
+      const area = this.textInput(pointer, value, { multiline: true });
+      return this.row(pointer, { ...options, stacked: true }, 'text', area);
+    }
+    const check = format ? (text) => checkString(format, text) : null;
+    const input = this.textInput(pointer, value, { check, mono: format === 'uuid' || format === 'date-time' });
+    const extras = [];
+    if (format === 'color') {
+      const picker = h('input', { type: 'color', class: 'color-picker', title: 'Pick a colour', dataset: { controlPointer: pointer, role: 'picker' } });
+      const syncPicker = (text) => {
+        const ok = /^#[0-9a-fA-F]{6}$/.test(text);
+        picker.disabled = !ok;
+        if (ok) picker.value = text.toLowerCase();
+      };
+      syncPicker(value);
+      picker.addEventListener('input', () => {
+        input.value = picker.value;
+        this.textEdited(pointer, input, null);
+      });
+      this.bind(pointer, (v) => {
+        if (input.value !== v) input.value = v;
+        syncPicker(v);
+      });
+      input.addEventListener('input', () => syncPicker(input.value));
+      extras.push(picker);
+    } else if (format === 'uuid') {
+      extras.push(h('button', {
+        type: 'button', class: 'btn btn-small', title: 'Generate a new random UUID', textContent: 'New',
+        attrs: { 'aria-label': 'Generate a new UUID' },
+        dataset: { controlPointer: pointer, role: 'generate' },
+        on: { click: () => { input.value = newUUID(); this.textEdited(pointer, input, check, true); } },
+      }));
+    } else if (format === 'date-time') {
+      const helper = h('input', {
+        type: 'datetime-local', step: '1', class: 'dt-helper', title: 'Pick a date and time (local time, stored as UTC)',
+        dataset: { controlPointer: pointer, role: 'helper' },
+      });
+      const syncHelper = (text) => { helper.value = toLocalInput(text); };
+      syncHelper(value);
+      helper.addEventListener('change', () => {
+        if (!helper.value) return;
+        const date = new Date(helper.value);
+        if (Number.isNaN(date.getTime())) return;
+        input.value = date.toISOString().replace('.000Z', 'Z');
+        this.textEdited(pointer, input, check, true);
+      });
+      this.bind(pointer, (v) => {
+        if (input.value !== v) input.value = v;
+        syncHelper(v);
+      });
+      extras.push(helper);
+    } else if (format === 'url') {
+      const open = h('a', { class: 'btn btn-small btn-icon', textContent: '↗', title: 'Open the URL in a new tab', target: '_blank', rel: 'noopener noreferrer' });
+      const syncLink = (text) => {
+        const ok = /^https?:\/\//i.test(text);
+        if (ok) open.href = text; else open.removeAttribute('href');
+        open.classList.toggle('is-disabled', !ok);
+      };
+      syncLink(value);
+      input.addEventListener('input', () => syncLink(input.value));
+      this.bind(pointer, (v) => {
+        if (input.value !== v) input.value = v;
+        syncLink(v);
+      });
+      extras.push(open);
+    }
+    const stacked = ['uuid', 'date-time', 'url'].includes(format) || value.length > 48;
+    return this.row(pointer, { ...options, stacked }, format || 'string', h('div', { class: 'inline' }, input, ...extras));
+  }
+
+  /** A text field or area bound to a string at `pointer`, sending debounced replaces. */
+  textInput(pointer, value, { multiline = false, check = null, mono = false } = {}) {
+    const input = multiline
+      ? h('textarea', { rows: Math.min(8, Math.max(2, value.split('\n').length)), value, spellcheck: false })
+      : h('input', { type: 'text', value, spellcheck: false, autocomplete: 'off' });
+    input.dataset.controlPointer = pointer;
+    input.dataset.role = 'value';
+    if (mono) input.classList.add('mono');
+    input.addEventListener('input', () => this.textEdited(pointer, input, check));
+    input.addEventListener('blur', () => this.sender(pointer).flush());
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (!multiline || event.ctrlKey || event.metaKey)) this.sender(pointer).flush();
+    });
+    this.bind(pointer, (v) => { if (input.value !== v) input.value = v; });
+    return input;
+  }
+
+  textEdited(pointer, input, check, immediately = false) {
+    this.touch(pointer);
+    const problem = check ? check(input.value) : null;
+    if (problem) {
+      this.sender(pointer).cancel();
+      this.setError(pointer, problem);
+      return;
+    }
+    this.clearError(pointer);
+    this.sender(pointer)(input.value);
+    if (immediately) this.sender(pointer).flush();
+  }
+
+  number(schema, value, pointer, options) {
+    const integer = schema.type === 'integer';
+    const input = h('input', {
+      type: 'number', step: integer ? '1' : 'any', value: String(value), class: 'mono',
+      dataset: { controlPointer: pointer, role: 'value' },
+    });
+    const edited = () => {
+      this.touch(pointer);
+      const text = input.validity.badInput ? '?' : input.value;
+      const parsed = parseNumber(text, integer);
+      if (parsed.error) {
+        this.sender(pointer).cancel();
+        this.setError(pointer, parsed.error);
+        return;
+      }
+      this.clearError(pointer);
+      this.sender(pointer)(parsed.value);
+    };
+    input.addEventListener('input', edited);
+    input.addEventListener('blur', () => this.sender(pointer).flush());
+    input.addEventListener('keydown', (event) => { if (event.key === 'Enter') this.sender(pointer).flush(); });
+    this.bind(pointer, (v) => { if (Number(input.value) !== v || input.value === '') input.value = String(v); });
+    return this.row(pointer, options, integer ? 'integer' : 'number', input);
+  }
+
+  boolean(value, pointer, options) {
+    const box = h('input', {
+      type: 'checkbox', checked: value, class: 'switch', dataset: { controlPointer: pointer, role: 'value' },
+      attrs: { role: 'switch' },
+      on: { change: () => { this.touch(pointer); this.send(pointer, box.checked); } },
+    });
+    this.bind(pointer, (v) => { box.checked = v; });
+    return this.row(pointer, options, 'boolean', box);
+  }
+
+  command(value, pointer, options) {
+    const input = this.textInput(pointer, value, { mono: true });
+    input.classList.add('command-input');
+    return this.row(pointer, options, 'command', h('div', { class: 'inline' }, h('span', { class: 'command-glyph', attrs: { 'aria-hidden': 'true' } }, '⌘'), input));
+  }
+
+  enumeration(schema, value, pointer, options) {
+    const values = schema.values || [];
+    const select = h('select', { dataset: { controlPointer: pointer, role: 'value' } },
+      values.map((v) => h('option', { value: JSON.stringify(v), textContent: String(v), selected: v === value })));
+    select.addEventListener('change', () => {
+      this.touch(pointer);
+      this.send(pointer, JSON.parse(select.value));
+    });
+    this.bind(pointer, (v) => { select.value = JSON.stringify(v); });
+    return this.row(pointer, options, schema.name || 'enum', select);
+  }
+
+  optional(schema, value, pointer, options) {
+    const wrappedValue = value;
+    const toggle = h('input', {
+      type: 'checkbox', class: 'switch switch-small', checked: wrappedValue !== null,
+      title: wrappedValue === null ? 'null: switch on to set a value' : 'Switch off to make it null',
+      dataset: { controlPointer: pointer, role: 'present' }, attrs: { role: 'switch', 'aria-label': `${options.label ?? 'value'} is set` },
+    });
+    toggle.addEventListener('click', (event) => event.stopPropagation());
+    toggle.addEventListener('change', () => {
+      this.touch(pointer);
+      if (toggle.checked) {
+        const remembered = this.lastValues.get(pointer);
+        this.send(pointer, remembered !== undefined ? remembered : defaultValue(schema.wrapped));
+      } else {
+        this.lastValues.set(pointer, JSONPointer.get(this.props, pointer));
+        this.send(pointer, null);
+      }
+    });
+    if (wrappedValue === null) {
+      return this.row(pointer, options, `${typeName(schema.wrapped)}?`, toggle, h('span', { class: 'null-value' }, 'null'));
+    }
+    const wrapped = this.value(schema.wrapped, wrappedValue, pointer, { ...options, prefix: toggle, optional: true, forceGroup: options.label !== null });
+    return wrapped;
+  }
+
+  array(schema, value, pointer, options) {
+    const items = value.map((item, index) => {
+      const itemPointer = JSONPointer.child(pointer, String(index));
+      const actions = [
+        iconButton('↑', 'Move up', index === 0, () => this.sendOps([{ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index - 1)) }], pointer)),
+        iconButton('↓', 'Move down', index === value.length - 1, () => this.sendOps([{ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index + 1)) }], pointer)),
+        iconButton('✕', 'Remove', false, () => this.sendOps([{ op: 'remove', path: itemPointer }], pointer), 'danger'),
+      ];
+      return h('div', { class: 'array-item' },
+        this.value(schema.items, item, itemPointer, {
+          label: `${index}`, depth: options.depth + 1, suffix: h('span', { class: 'item-actions' }, actions), forceGroup: true,
+        }));
+    });
+    const add = h('button', {
+      type: 'button', class: 'btn btn-small', textContent: '+ Add', title: 'Add an item at the end',
+      dataset: { controlPointer: pointer, role: 'add' },
+      on: { click: (event) => { event.preventDefault(); this.sendOps([{ op: 'add', path: `${pointer}/-`, value: defaultValue(schema.items) }], pointer); } },
+    });
+    const body = items.length ? items : [h('p', { class: 'muted' }, 'Empty list.')];
+    return this.group(pointer, options, `${typeName(schema.items)}[${value.length}]`, [add], body);
+  }
+
+  dictionary(schema, value, pointer, options) {
+    const rows = Object.keys(value).map((key) => {
+      const entryPointer = JSONPointer.child(pointer, key);
+      const keyInput = h('input', {
+        type: 'text', value: key, class: 'dict-key mono', title: 'Key (rename on Enter or when leaving the field)',
+        dataset: { controlPointer: entryPointer, role: 'key' }, attrs: { 'aria-label': `key ${key}` },
+      });
+      keyInput.addEventListener('change', () => {
+        const next = keyInput.value;
+        if (next === key) return;
+        if (Object.prototype.hasOwnProperty.call(value, next)) {
+          this.setError(entryPointer, `the key “${next}” exists already`);
+          return;
+        }
+        this.sendOps([{ op: 'move', from: entryPointer, path: JSONPointer.child(pointer, next) }], entryPointer);
+      });
+      const remove = iconButton('✕', 'Remove', false, () => this.sendOps([{ op: 'remove', path: entryPointer }], pointer), 'danger');
+      return h('div', { class: 'dict-entry' },
+        this.value(schema.values, value[key], entryPointer, {
+          label: null, depth: options.depth + 1, prefix: keyInput, suffix: remove, forceGroup: true,
+        }));
+    });
+    const newKey = h('input', { type: 'text', placeholder: 'new key', class: 'dict-key mono', dataset: { controlPointer: pointer, role: 'new-key' } });
+    const add = () => {
+      const key = newKey.value;
+      if (Object.prototype.hasOwnProperty.call(value, key)) {
+        this.setError(pointer, `the key “${key}” exists already`);
+        return;
+      }
+      this.sendOps([{ op: 'add', path: JSONPointer.child(pointer, key), value: defaultValue(schema.values) }], pointer);
+    };
+    newKey.addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); add(); } });
+    const adder = h('div', { class: 'inline dict-add' }, newKey, h('button', { type: 'button', class: 'btn btn-small', textContent: '+ Add', on: { click: add } }));
+    return this.group(pointer, options, `[String: ${typeName(schema.values)}]`, [], [...rows, adder]);
+  }
+
+  union(schema, value, pointer, options) {
+    const current = caseOf(value);
+    const cases = schema.cases || [];
+    const known = cases.find((c) => c.name === current);
+    const select = h('select', { class: 'case-select', dataset: { controlPointer: pointer, role: 'case' }, attrs: { 'aria-label': `${options.label ?? schema.name} case` } },
+      cases.map((c) => h('option', { value: c.name, textContent: c.name, selected: c.name === current })),
+      known ? null : h('option', { value: current, textContent: `${current} (unknown)`, selected: true }));
+    select.addEventListener('click', (event) => event.stopPropagation());
+    select.addEventListener('change', () => this.switchCase(schema, pointer, select));
+    const payloadPointer = JSONPointer.child(pointer, current);
+    const payload = value[current];
+    let body;
+    if (!known) {
+      body = [this.unknown(payload, payloadPointer, { label: current, depth: options.depth + 1 }, true)];
+    } else if (!known.fields.length) {
+      body = [h('p', { class: 'muted' }, `“${current}” has no payload.`)];
+    } else {
+      body = known.fields.map((field) => this.value(field.schema, payload[field.name], JSONPointer.child(payloadPointer, field.name),
+        { label: field.name, depth: options.depth + 1, readOnly: field.readOnly }));
+    }
+    const label = options.label === null ? h('span', { class: 'field-type' }, schema.name) : null;
+    return this.group(pointer, options, options.label === null ? null : schema.name, [label, h('span', { class: 'case-label' }, 'case'), select], body);
+  }
+
+  async switchCase(schema, pointer, select) {
+    const name = select.value;
+    this.touch(pointer);
+    select.disabled = true;
+    try {
+      const fromVariant = await this.hooks.variantValue(pointer, name);
+      const unionCase = schema.cases.find((c) => c.name === name);
+      const value = fromVariant !== undefined ? fromVariant : caseValue(unionCase);
+      this.send(pointer, value);
+    } finally {
+      select.disabled = false;
+    }
+  }
+
+  /** Raw JSON for what the schema does not describe; applied when the field is left. */
+  unknown(value, pointer, options, mismatch) {
+    const text = JSON.stringify(value === undefined ? null : value, null, 2);
+    const area = h('textarea', {
+      class: 'mono raw', value: text, rows: Math.min(8, text.split('\n').length), spellcheck: false,
+      dataset: { controlPointer: pointer, role: 'value' },
+    });
+    area.addEventListener('input', () => this.touch(pointer));
+    area.addEventListener('change', () => {
+      let parsed;
+      try {
+        parsed = JSON.parse(area.value);
+      } catch (error) {
+        this.setError(pointer, `not JSON: ${error.message}`);
+        return;
+      }
+      this.clearError(pointer);
+      this.send(pointer, parsed);
+    });
+    this.bind(pointer, (v) => {
+      const next = JSON.stringify(v, null, 2);
+      if (area.value !== next) area.value = next;
+    });
+    return this.row(pointer, { ...options, stacked: true }, mismatch ? 'JSON (does not match the schema)' : 'JSON', area);
+  }
+
+  readOnly(value, pointer, options) {
+    const output = h('output', { class: 'read-only mono', textContent: typeof value === 'string' ? value : JSON.stringify(value) });
+    this.bind(pointer, (v) => { output.textContent = typeof v === 'string' ? v : JSON.stringify(v); });
+    return this.row(pointer, options, 'read-only', output);
+  }
+
+  bind(pointer, set) {
+    const previous = this.bindings.get(pointer);
+    // Several controls may show one value (an optional's toggle and its field): call them all.
+    this.bindings.set(pointer, previous ? (v) => { previous(v); set(v); } : set);
+  }
+
+  // MARK: Sending
+
+  sender(pointer) {
+    let sender = this.senders.get(pointer);
+    if (!sender) {
+      sender = debounce((value) => this.send(pointer, value), TEXT_DEBOUNCE_MS);
+      this.senders.set(pointer, sender);
+    }
+    return sender;
+  }
+
+  send(pointer, value) {
+    if (pointer === '') {
+      this.clearError(pointer);
+      return this.report(pointer, this.hooks.replace(value));
+    }
+    return this.sendOps([{ op: 'replace', path: pointer, value }], pointer);
+  }
+
+  sendOps(operations, pointer) {
+    this.touch(pointer);
+    this.clearError(pointer);
+    return this.report(pointer, this.hooks.patch(operations, pointer));
+  }
+
+  report(pointer, sent) {
+    if (!sent) this.setError(pointer, 'Not connected: the edit was not sent.');
+    return sent;
+  }
+
+  // MARK: Errors
+
+  /** Shows `message` at the control of `pointer` (or the nearest control above it). */
+  setError(pointer, message) {
+    this.errors.set(pointer, message);
+    this.paintError(pointer, message);
+  }
+
+  clearError(pointer) {
+    if (!this.errors.delete(pointer)) return;
+    const row = this.rowFor(pointer, true);
+    if (row) {
+      row.classList.remove('has-error');
+      const slot = errorSlot(row);
+      if (slot) slot.textContent = '';
+    }
+  }
+
+  /** Clears the errors the server reported (after an accepted edit of ours superseded them). */
+  clearServerErrors() {
+    for (const pointer of this.serverErrors) this.clearError(pointer);
+    this.serverErrors.clear();
+  }
+
+  paintError(pointer, message) {
+    const row = this.rowFor(pointer, false);
+    if (!row) return null;
+    row.classList.add('has-error');
+    const slot = errorSlot(row);
+    if (slot) slot.textContent = message;
+    for (let el = row.parentElement; el && el !== this.root; el = el.parentElement) {
+      if (el.tagName === 'DETAILS') el.open = true;
+    }
+    return row;
+  }
+
+  /** Shows a server error at its field; returns the row (null when no control matches). */
+  showServerError(pointer, message) {
+    this.errors.set(pointer, message);
+    this.serverErrors.add(pointer);
+    const row = this.paintError(pointer, message);
+    row?.scrollIntoView({ block: 'nearest' });
+    return row;
+  }
+
+  rowFor(pointer, exact) {
+    for (let p = pointer; p !== null; p = JSONPointer.parent(p)) {
+      const row = this.root.querySelector(`[data-pointer="${CSS.escape(p)}"]`);
+      if (row || exact) return row;
+    }
+    return null;
+  }
+
+  // MARK: Focus across rebuilds
+
+  captureFocus() {
+    const el = document.activeElement;
+    if (!el || !this.root.contains(el) || !el.dataset.controlPointer) return null;
+    const state = { pointer: el.dataset.controlPointer, role: el.dataset.role };
+    if (el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && ['text', 'number', 'search'].includes(el.type))) {
+      state.value = el.value;
+      try {
+        state.start = el.selectionStart;
+        state.end = el.selectionEnd;
+      } catch { /* number inputs have no selection */ }
+    }
+    return state;
+  }
+
+  restoreFocus(state) {
+    if (!state) return;
+    const el = this.root.querySelector(`[data-control-pointer="${CSS.escape(state.pointer)}"][data-role="${CSS.escape(state.role || '')}"]`);
+    if (!el) return;
+    if (state.value !== undefined && this.isBusy(state.pointer)) el.value = state.value;
+    el.focus({ preventScroll: true });
+    if (state.start !== undefined && state.start !== null) {
+      try { el.setSelectionRange(state.start, state.end); } catch { /* not a text field */ }
+    }
+  }
+}
+
+function iconButton(glyph, title, disabled, onClick, tone) {
+  return h('button', {
+    type: 'button', class: `btn btn-icon btn-small${tone ? ` btn-${tone}` : ''}`, textContent: glyph, title, disabled,
+    attrs: { 'aria-label': title },
+    on: { click: (event) => { event.preventDefault(); event.stopPropagation(); onClick(); } },
+  });
+}
+
+function errorSlot(row) {
+  return [...row.children].find((child) => child.classList.contains('field-error')) || null;
+}
+
+function typeName(schema) {
+  switch (schema?.type) {
+    case 'object': case 'enum': case 'union': return schema.name || schema.type;
+    case 'optional': return `${typeName(schema.wrapped)}?`;
+    case 'array': return `[${typeName(schema.items)}]`;
+    case 'dictionary': return `[String: ${typeName(schema.values)}]`;
+    case 'string': return schema.format || 'string';
+    default: return schema?.type || 'unknown';
+  }
+}
+
+/** `2026-11-22T10:00:00Z` as the value of a datetime-local input (local time), or ''. */
+function toLocalInput(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}

@@ -1,0 +1,88 @@
+// Small DOM helpers: building elements without innerHTML, so no value ever becomes markup.
+
+/**
+ * Creates an element. `props` keys: `class`, `dataset` (object), `on` (event -> handler),
+ * `attrs` (plain attributes), anything else is set as a property (`value`, `checked`, `textContent`...).
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'on') for (const [type, handler] of Object.entries(value)) el.addEventListener(type, handler);
+    else if (key === 'attrs') for (const [name, attr] of Object.entries(value)) {
+      if (attr !== false && attr !== undefined && attr !== null) el.setAttribute(name, attr === true ? '' : attr);
+    }
+    else el[key] = value;
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replaces all children of `el`. */
+export function replaceChildren(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** `fn` delayed until `ms` have passed without another call; `.flush()` runs a pending call now, `.cancel()` drops it. */
+export function debounce(fn, ms) {
+  let timer = null;
+  let pendingArgs = null;
+  const debounced = (...args) => {
+    pendingArgs = args;
+    clearTimeout(timer);
+    timer = setTimeout(debounced.flush, ms);
+  };
+  debounced.flush = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (pendingArgs) {
+      const args = pendingArgs;
+      pendingArgs = null;
+      fn(...args);
+    }
+  };
+  debounced.cancel = () => {
+    clearTimeout(timer);
+    timer = null;
+    pendingArgs = null;
+  };
+  debounced.pending = () => pendingArgs !== null;
+  return debounced;
+}
+
+/** Is the focus in a place where keys type text (so global shortcuts must leave them alone)? */
+export function isTyping(target = document.activeElement) {
+  if (!target || !(target instanceof Element)) return false;
+  if (target.isContentEditable) return true;
+  if (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
+  if (target.tagName !== 'INPUT') return false;
+  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type);
+}
+
+/** `HH:MM:SS.mmm` of an ISO 8601 time, in local time. */
+export function clockTime(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso || '';
+  const pad = (n, w = 2) => String(n).padStart(w, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/** JSON with object keys sorted: a canonical form to compare props. */
+export function canonicalJSON(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

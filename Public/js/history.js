@@ -1,0 +1,195 @@
+// Time travel: a slider over the story's versions (oldest..latest), undo and redo, and the list
+// of history entries. The server never rewrites history: seeking makes a past version's props live
+// as a new version, so while the user scrubs, the slider stays on the version they picked.
+//
+// Keys (when the focus is not in a text field): Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Ctrl+Y) redo.
+
+import { h, debounce, isTyping, clockTime } from './dom.js';
+
+const SEEK_DEBOUNCE_MS = 180;
+const LIST_LIMIT = 300;
+
+export class TimeTravel {
+  /**
+   * @param els {slider, label, undo, redo, list, count}
+   * @param hooks {send(message) -> bool, nextRef(kind) -> string, isOwnRef(ref) -> bool, onError(message)}
+   */
+  constructor(els, hooks) {
+    Object.assign(this, els);
+    this.hooks = hooks;
+    this.storyId = null;
+    this.reset(null);
+    this.seekSoon = debounce((version) => this.seek(version), SEEK_DEBOUNCE_MS);
+    this.slider.addEventListener('input', () => {
+      const version = Number(this.slider.value);
+      this.viewing = version === this.latest ? null : version;
+      this.renderLabel();
+      if (this.viewing === null) this.seekSoon.cancel();
+      else this.seekSoon(version);
+    });
+    this.slider.addEventListener('change', () => this.seekSoon.flush());
+    this.undo.addEventListener('click', () => this.step('undo'));
+    this.redo.addEventListener('click', () => this.step('redo'));
+    this.list.addEventListener('click', (event) => {
+      const row = event.target.closest('[data-version]');
+      if (!row) return;
+      const version = Number(row.dataset.version);
+      if (version === this.latest) return;
+      this.viewing = version;
+      this.render();
+      this.seek(version);
+    });
+    document.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  /** A new story: forget the previous history. */
+  reset(storyId) {
+    this.storyId = storyId;
+    this.entries = new Map(); // version -> entry
+    this.oldest = 1;
+    this.latest = 0;
+    this.viewing = null;     // the version picked with the slider or the list while it is live as a copy
+    this.seekRef = null;
+    this.inFlight = false;
+    this.again = false;
+    this.canUndo = false;
+    this.canRedo = false;
+    if (this.slider) this.render();
+  }
+
+  /** Every state of the story: follow it and fetch the entries that are new. */
+  onState(state) {
+    this.latest = state.version;
+    this.canUndo = !!state.canUndo;
+    this.canRedo = !!state.canRedo;
+    const mine = state.cause?.kind === 'seek' && state.cause.ref === this.seekRef;
+    if (!mine && !this.seekSoon.pending()) this.viewing = null;
+    this.render();
+    this.request();
+  }
+
+  request() {
+    if (!this.storyId) return;
+    if (this.inFlight) { this.again = true; return; }
+    const message = { type: 'history', story: this.storyId, ref: this.hooks.nextRef('history') };
+    if (this.entries.size) message.since = Math.max(...this.entries.keys());
+    this.inFlight = this.hooks.send(message);
+    this.requestRef = message.ref;
+  }
+
+  onHistory(message) {
+    if (message.story !== this.storyId) return;
+    if (message.ref === this.requestRef) this.inFlight = false;
+    for (const entry of message.entries || []) this.entries.set(entry.version, entry);
+    this.oldest = message.oldest ?? this.oldest;
+    for (const version of this.entries.keys()) if (version < this.oldest) this.entries.delete(version);
+    this.latest = Math.max(this.latest, message.version ?? 0);
+    this.render();
+    if (this.again) {
+      this.again = false;
+      this.request();
+    }
+  }
+
+  /** After a reconnect the server may have restarted: fetch the whole history again. */
+  reload() {
+    this.entries.clear();
+    this.inFlight = false;
+    this.request();
+  }
+
+  seek(version) {
+    if (!this.storyId || version === this.latest) return;
+    this.seekRef = this.hooks.nextRef('seek');
+    if (!this.hooks.send({ type: 'seek', story: this.storyId, version, ref: this.seekRef })) {
+      this.hooks.onError('Not connected: could not travel in time.');
+    }
+  }
+
+  step(kind) {
+    if (!this.storyId) return;
+    this.seekSoon.cancel();
+    if (!this.hooks.send({ type: kind, story: this.storyId, ref: this.hooks.nextRef(kind) })) {
+      this.hooks.onError(`Not connected: could not ${kind}.`);
+    }
+  }
+
+  onKey(event) {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || isTyping(event.target)) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) {
+      event.preventDefault();
+      if (this.canUndo) this.step('undo');
+    } else if ((key === 'z' && event.shiftKey) || (key === 'y' && !event.metaKey)) {
+      event.preventDefault();
+      if (this.canRedo) this.step('redo');
+    }
+  }
+
+  render() {
+    const hasStory = !!this.storyId && this.latest > 0;
+    this.slider.disabled = !hasStory || this.latest <= this.oldest;
+    this.slider.min = String(Math.min(this.oldest, this.latest || 1));
+    this.slider.max = String(Math.max(this.latest, 1));
+    this.slider.value = String(this.viewing ?? this.latest);
+    this.undo.disabled = !hasStory || !this.canUndo;
+    this.redo.disabled = !hasStory || !this.canRedo;
+    this.renderLabel();
+    this.renderList();
+  }
+
+  renderLabel() {
+    if (!this.storyId || !this.latest) {
+      this.label.textContent = '';
+      return;
+    }
+    const version = this.viewing ?? this.latest;
+    const entry = this.entries.get(version);
+    const what = entry ? ` · ${entry.kind} · ${clockTime(entry.at)}` : '';
+    this.label.textContent = this.viewing === null
+      ? `v${version} live${what}`
+      : `v${version}${what} · shown as v${this.latest}`;
+    this.slider.setAttribute('aria-valuetext', this.label.textContent);
+  }
+
+  renderList() {
+    const versions = [...this.entries.keys()].sort((a, b) => b - a);
+    this.count.textContent = versions.length ? String(versions.length) : '';
+    const rows = versions.slice(0, LIST_LIMIT).map((version) => {
+      const entry = this.entries.get(version);
+      const classes = ['history-row'];
+      if (version === this.latest) classes.push('is-live');
+      if (version === this.viewing) classes.push('is-viewing');
+      const own = entry.ref && this.hooks.isOwnRef(entry.ref);
+      return h('li', { class: classes.join(' ') },
+        h('button', { type: 'button', class: 'history-button', dataset: { version: String(version) }, title: version === this.latest ? 'The live version' : `Make v${version} live again` },
+          h('span', { class: 'h-version' }, `v${version}`),
+          h('span', { class: 'h-time' }, clockTime(entry.at)),
+          h('span', { class: `h-kind kind-${entry.kind}` }, entry.kind),
+          h('span', { class: 'h-source' }, own ? 'you' : entry.source || ''),
+          h('span', { class: 'h-summary' }, summarize(entry))));
+    });
+    if (versions.length > LIST_LIMIT) {
+      rows.push(h('li', { class: 'history-more muted' }, `${versions.length - LIST_LIMIT} older versions: use the slider.`));
+    }
+    if (!rows.length) rows.push(h('li', { class: 'muted pad' }, this.storyId ? 'Loading history…' : 'No story open.'));
+    this.list.replaceChildren(...rows);
+  }
+}
+
+/** "replace /name", "2 changes"... */
+function summarize(entry) {
+  const patch = entry.patch || [];
+  if (entry.kind === 'registered') return 'registered props';
+  if (!patch.length) return 'no change';
+  if (patch.length === 1) {
+    const op = patch[0];
+    const value = op.value === undefined ? '' : ` = ${truncate(JSON.stringify(op.value), 40)}`;
+    return `${op.op} ${op.path || '/'}${op.op === 'replace' || op.op === 'add' ? value : ''}`;
+  }
+  return `${patch.length} changes: ${[...new Set(patch.map((op) => op.path || '/'))].slice(0, 3).join(', ')}${patch.length > 3 ? '…' : ''}`;
+}
+
+function truncate(text, max) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

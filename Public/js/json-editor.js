@@ -1,0 +1,162 @@
+// The raw JSON editor beside the controls. It follows the live props until the user types; then it
+// keeps their text until they apply it (Ctrl/Cmd+Enter or "Apply": a `replace`) or revert it.
+// A refused replace keeps the text and shows the server's message (the controls highlight the field).
+
+import { canonicalJSON } from './dom.js';
+
+export class JsonEditor {
+  /** @param els {textarea, apply, revert, format, status}; hooks {apply(props) -> bool, onLocalError()} */
+  constructor({ textarea, apply, revert, format, status }, hooks) {
+    this.textarea = textarea;
+    this.applyButton = apply;
+    this.revertButton = revert;
+    this.formatButton = format;
+    this.statusEl = status;
+    this.hooks = hooks;
+    this.live = undefined;
+    this.version = null;
+    this.dirty = false;
+    this.awaiting = false;
+    textarea.addEventListener('input', () => {
+      this.dirty = this.textarea.value !== pretty(this.live);
+      this.awaiting = false;
+      this.renderStatus();
+    });
+    textarea.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        this.apply();
+      } else if (event.key === 'Escape' && this.dirty) {
+        event.preventDefault();
+        this.revert();
+      }
+    });
+    apply.addEventListener('click', () => this.apply());
+    revert.addEventListener('click', () => this.revert());
+    format.addEventListener('click', () => {
+      try {
+        this.textarea.value = pretty(JSON.parse(this.textarea.value));
+        this.dirty = this.textarea.value !== pretty(this.live);
+        this.renderStatus();
+      } catch (error) {
+        this.setStatus('error', syntaxMessage(error, this.textarea.value));
+      }
+    });
+  }
+
+  reset() {
+    this.live = undefined;
+    this.version = null;
+    this.dirty = false;
+    this.awaiting = false;
+    this.textarea.value = '';
+    this.renderStatus();
+  }
+
+  /** Live props: shown unless the user has unapplied text. */
+  setProps(props, version) {
+    this.live = props;
+    this.version = version;
+    if (this.dirty && canonicalJSON(safeParse(this.textarea.value)) === canonicalJSON(props)) this.dirty = false;
+    if (!this.dirty) {
+      this.awaiting = false;
+      this.textarea.value = pretty(props);
+      this.renderStatus();
+      return;
+    }
+    // The user's text stays. An error or "Applying…" stays on show; else say the live props moved on.
+    if (this.awaiting || this.statusEl.classList.contains('is-error')) return;
+    this.setStatus('dirty', `Edited. The live props changed meanwhile (now v${version}): Apply replaces them, Revert shows them.`);
+  }
+
+  /** Puts text in the editor as the user's own (e.g. a link's props the server refused). */
+  setDraft(props) {
+    this.textarea.value = pretty(props);
+    this.dirty = true;
+    this.renderStatus();
+  }
+
+  apply() {
+    let props;
+    try {
+      props = JSON.parse(this.textarea.value);
+    } catch (error) {
+      this.setStatus('error', syntaxMessage(error, this.textarea.value));
+      this.hooks.onLocalError?.();
+      return;
+    }
+    if (this.live !== undefined && canonicalJSON(props) === canonicalJSON(this.live)) {
+      this.dirty = false;
+      this.textarea.value = pretty(this.live);
+      this.setStatus('ok', 'No changes to apply.');
+      return;
+    }
+    if (!this.hooks.apply(props)) {
+      this.setStatus('error', 'Not connected: nothing was applied.');
+      return;
+    }
+    this.awaiting = true;
+    this.setStatus('busy', 'Applying…');
+  }
+
+  revert() {
+    this.dirty = false;
+    this.awaiting = false;
+    if (this.live !== undefined) this.textarea.value = pretty(this.live);
+    this.renderStatus();
+  }
+
+  /** Our replace was accepted. */
+  accepted() {
+    this.dirty = false;
+    this.awaiting = false;
+    if (this.live !== undefined) this.textarea.value = pretty(this.live);
+    this.setStatus('ok', `Applied as v${this.version}.`);
+  }
+
+  /** Our replace was refused: keep the text, show why. */
+  refused(message, path) {
+    this.awaiting = false;
+    this.dirty = true;
+    this.setStatus('error', path ? `${path}: ${message}` : message);
+    this.textarea.setAttribute('aria-invalid', 'true');
+  }
+
+  renderStatus() {
+    this.textarea.removeAttribute('aria-invalid');
+    this.applyButton.disabled = !this.dirty;
+    this.revertButton.disabled = !this.dirty;
+    if (this.live === undefined) this.setStatus('', '');
+    else if (this.dirty) this.setStatus('dirty', 'Edited: Apply (Ctrl+Enter) or Revert (Esc).');
+    else this.setStatus('', this.version ? `In sync with v${this.version}.` : '');
+  }
+
+  setStatus(kind, text) {
+    this.statusEl.className = `json-status${kind ? ` is-${kind}` : ''}`;
+    this.statusEl.textContent = text;
+    if (kind === 'error') this.textarea.setAttribute('aria-invalid', 'true');
+    this.applyButton.disabled = !this.dirty;
+    this.revertButton.disabled = !this.dirty;
+  }
+}
+
+function pretty(value) {
+  return value === undefined ? '' : JSON.stringify(value, null, 2);
+}
+
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Line 3, column 9: Unexpected token..." from a JSON.parse error. */
+function syntaxMessage(error, text) {
+  const match = /position (\d+)/.exec(error.message);
+  if (!match) return `Not valid JSON: ${error.message}`;
+  const position = Number(match[1]);
+  const before = text.slice(0, position).split('\n');
+  return `Not valid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}: ${error.message.replace(/ in JSON at position \d+.*$/, '')}`;
+}

@@ -1,0 +1,514 @@
+// The storybook's browser UI: wires the sidebar, the preview, the controls, the raw JSON editor,
+// time travel and the actions log to the server (HTTP for the catalog and schemas, one WebSocket
+// for everything live). The address scheme is described in url-state.js.
+
+import { Connection } from './connection.js';
+import { StoryIndex } from './story-index.js';
+import { Sidebar } from './sidebar.js';
+import { Preview } from './preview.js';
+import { Controls } from './controls.js';
+import { JsonEditor } from './json-editor.js';
+import { TimeTravel } from './history.js';
+import { ActionsLog } from './actions.js';
+import * as URLState from './url-state.js';
+import * as JSONPointer from './json-pointer.js';
+import { caseOf } from './schema-values.js';
+import { h, canonicalJSON } from './dom.js';
+
+const $ = (id) => document.getElementById(id);
+
+const connection = new Connection();
+const isOwnRef = (ref) => typeof ref === 'string' && ref.includes(`-${connection.refPrefix}-`);
+
+/** What is open: the story, its schema and its last state. */
+const current = {
+  storyId: null,
+  story: null,          // the index entry {id, name, componentId, title}
+  schema: undefined,    // undefined while loading, null when it could not be loaded
+  state: null,          // the last `state` message
+  fresh: true,          // accept the next state whatever its version (after subscribing)
+  linkProps: undefined, // props from a deep link, applied once subscribed
+  variants: null,       // component's stories' props, fetched for union case switching
+};
+const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
+let index = null;
+const schemas = new Map(); // component id -> Promise<schema | null>
+
+// MARK: - Parts
+
+const sidebar = new Sidebar($('sidebar'), { onOpen: (id) => openStory(id, { push: true }) });
+
+const preview = new Preview($('preview'), {
+  onDispatch: (command, payload) => {
+    if (!current.storyId) return;
+    const ref = connection.nextRef('dispatch');
+    refs.set(ref, { kind: 'dispatch' });
+    if (!connection.send({ type: 'dispatch', story: current.storyId, command, payload, ref })) {
+      toast('Not connected: the command was not sent.', 'error');
+    }
+  },
+});
+
+const controls = new Controls($('controls'), {
+  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
+  replace: (props) => send({ type: 'replace', props }, { kind: 'patch', pointer: '' }),
+  variantValue: (pointer, caseName) => variantValue(pointer, caseName),
+});
+
+const jsonEditor = new JsonEditor({
+  textarea: $('json-text'), apply: $('json-apply'), revert: $('json-revert'), format: $('json-format'), status: $('json-status'),
+}, {
+  apply: (props) => {
+    controls.clearServerErrors();
+    return send({ type: 'replace', props }, { kind: 'json' });
+  },
+});
+
+const timeTravel = new TimeTravel({
+  slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
+}, {
+  send: (message) => connection.send(message),
+  nextRef: (kind) => {
+    const ref = connection.nextRef(kind);
+    refs.set(ref, { kind });
+    return ref;
+  },
+  isOwnRef,
+  onError: (message) => toast(message, 'error'),
+});
+
+const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
+
+/** Sends an edit of the open story with a fresh ref; false when not connected. */
+function send(message, meta) {
+  if (!current.storyId) return false;
+  const ref = connection.nextRef(meta.kind);
+  refs.set(ref, meta);
+  if (refs.size > 2000) refs.delete(refs.keys().next().value);
+  return connection.send({ ...message, story: current.storyId, ref });
+}
+
+// MARK: - Opening stories
+
+async function loadIndex() {
+  try {
+    const response = await fetch('api/index.json', { cache: 'no-cache' });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    const body = await response.json();
+    const text = JSON.stringify(body);
+    if (index && text === index.source) return;
+    const started = performance.now();
+    index = new StoryIndex(body);
+    window.storybookMetrics.indexBuildMs = performance.now() - started;
+    index.source = text;
+    sidebar.setIndex(index);
+    if (current.storyId) sidebar.setActive(current.storyId);
+  } catch (error) {
+    if (!index) {
+      $('tree-status').textContent = 'Could not load the stories. Retrying when the server is back…';
+      $('tree-status').classList.add('is-empty');
+      showStageMessage('error', 'The storybook server is not reachable.');
+    }
+    throw error;
+  }
+}
+
+/** Opens a story: subscribes, loads its component's schema, and shows its live state. */
+function openStory(storyId, { push = false, linkProps, linkError } = {}) {
+  if (!index) return;
+  if (push) URLState.pushStory(storyId);
+  closeSharePopover();
+  const story = index.stories.get(storyId);
+  if (storyId !== current.storyId || !current.story) {
+    if (current.storyId) connection.unsubscribe(current.storyId);
+    Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null });
+    controls.reset(null);
+    jsonEditor.reset();
+    actions.clear();
+    preview.clear();
+    timeTravel.reset(story ? storyId : null);
+    renderCrumbs();
+    updateToolbar();
+    sidebar.setActive(storyId);
+    if (!story) {
+      showNotFound(storyId);
+      return;
+    }
+    showStageMessage('loading', `Loading ${story.title} / ${story.name}…`);
+    document.title = `${story.title} / ${story.name} · Storybook`;
+    connection.subscribe(storyId);
+    loadSchema(story.componentId).then((schema) => {
+      if (current.storyId !== storyId) return;
+      current.schema = schema;
+      $('props-type').textContent = story.propsType || schema?.name || '';
+      controls.reset(schema);
+      if (schema === null) {
+        $('controls').replaceChildren(h('p', { class: 'muted pad' }, 'The schema of this component could not be loaded: edit the raw JSON below.'));
+      } else if (current.state) {
+        controls.update(current.state.props);
+      }
+    });
+  }
+  if (linkError) toast(linkError, 'error');
+  if (linkProps !== undefined) {
+    current.linkProps = linkProps;
+    if (current.state) applyLinkProps();
+  }
+}
+
+function loadSchema(componentId) {
+  if (!schemas.has(componentId)) {
+    schemas.set(componentId, fetch(`api/components/${encodeURIComponent(componentId)}/schema`)
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => {
+        schemas.delete(componentId);
+        return null;
+      }));
+  }
+  return schemas.get(componentId);
+}
+
+/** The props a deep link carried: sent as a replace when they differ from the live props. */
+function applyLinkProps() {
+  const props = current.linkProps;
+  current.linkProps = undefined;
+  URLState.replaceStory(current.storyId);
+  if (canonicalJSON(props) === canonicalJSON(current.state.props)) return;
+  if (!send({ type: 'replace', props }, { kind: 'link', props })) {
+    current.linkProps = props; // try again once connected
+  }
+}
+
+/** For switching a union's case: the value some story of this component has there with that case. */
+async function variantValue(pointer, caseName) {
+  const component = index?.components.get(current.story?.componentId);
+  if (!component) return undefined;
+  if (!current.variants) {
+    current.variants = Promise.all(component.stories.map((id) => fetch(`api/stories/${encodeURIComponent(id)}`)
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
+  }
+  const stories = await current.variants;
+  const tokens = JSONPointer.parse(pointer);
+  for (const story of stories) {
+    if (!story) continue;
+    for (const value of valuesAt(story.props, tokens)) {
+      if (caseOf(value) === caseName) return structuredClone(value);
+    }
+  }
+  return undefined;
+}
+
+/** Values at `tokens` where an array index matches any element (items of other variants differ in number). */
+function valuesAt(value, tokens) {
+  if (!tokens.length) return [value];
+  if (value === null || typeof value !== 'object') return [];
+  const [token, ...rest] = tokens;
+  if (Array.isArray(value)) {
+    const exact = /^\d+$/.test(token) && Number(token) < value.length ? [value[Number(token)]] : [];
+    return [...exact, ...value].flatMap((item) => valuesAt(item, rest));
+  }
+  return Object.prototype.hasOwnProperty.call(value, token) ? valuesAt(value[token], rest) : [];
+}
+
+// MARK: - Server messages
+
+connection.addEventListener('message', ({ detail: message }) => {
+  switch (message.type) {
+    case 'state': onState(message); break;
+    case 'error': onError(message); break;
+    case 'action':
+      if (message.story === current.storyId) actions.add(message);
+      break;
+    case 'history': timeTravel.onHistory(message); break;
+    default: break;
+  }
+});
+
+function onState(state) {
+  if (state.story !== current.storyId) return;
+  if (!current.fresh && current.state && state.version <= current.state.version) return;
+  current.fresh = false;
+  current.state = state;
+  hideStageMessage();
+  preview.show(state.html);
+  $('stage-text').textContent = state.text;
+  if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
+  jsonEditor.setProps(state.props, state.version);
+  timeTravel.onState(state);
+  updateToolbar();
+
+  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
+  if (mine) {
+    controls.clearServerErrors();
+    if (mine.kind === 'json' || mine.kind === 'link') jsonEditor.accepted();
+    if (mine.kind === 'link') toast('Opened with the props from the link.', 'ok');
+  }
+  if (current.linkProps !== undefined) applyLinkProps();
+}
+
+function onError(error) {
+  const meta = error.ref ? refs.get(error.ref) : undefined;
+  if (!meta) {
+    if (error.code === 'not-found' && error.story && error.story === current.storyId) {
+      showNotFound(error.story);
+    } else if (error.code !== 'not-subscribed') {
+      toast(error.message || error.code, 'error');
+    }
+    return;
+  }
+  const where = error.path ?? meta.pointer;
+  switch (meta.kind) {
+    case 'patch': {
+      const row = where !== undefined ? controls.showServerError(where, error.message) : null;
+      if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
+      break;
+    }
+    case 'json':
+      jsonEditor.refused(error.message, error.path);
+      if (error.path !== undefined) controls.showServerError(error.path, error.message);
+      break;
+    case 'link':
+      jsonEditor.setDraft(meta.props);
+      jsonEditor.refused(`The link's props were refused: ${error.message}`, error.path);
+      if (error.path !== undefined) controls.showServerError(error.path, error.message);
+      toast(`The link's props were refused${error.path ? ` at ${error.path}` : ''}: ${error.message}`, 'error');
+      break;
+    case 'history':
+      timeTravel.inFlight = false;
+      break;
+    case 'undo':
+    case 'redo':
+      toast(error.code === 'conflict' ? `Nothing to ${meta.kind}.` : error.message, 'error');
+      break;
+    default:
+      toast(`${meta.kind}: ${error.message}`, 'error');
+  }
+}
+
+// MARK: - Connection state
+
+connection.addEventListener('status', ({ detail }) => {
+  const indicator = $('conn');
+  indicator.dataset.status = detail.status;
+  const texts = { connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…', offline: 'Offline' };
+  indicator.querySelector('.conn-text').textContent = texts[detail.status];
+  indicator.title = detail.status === 'connected' ? 'Live: edits are shared with every open browser' : texts[detail.status];
+  document.body.classList.toggle('is-disconnected', detail.status !== 'connected');
+  updateBanner(detail);
+});
+
+let bannerTimer = null;
+function updateBanner(detail) {
+  clearInterval(bannerTimer);
+  const banner = $('banner');
+  if (detail.status === 'connected' || (detail.status === 'connecting' && !detail.everOpened)) {
+    banner.hidden = true;
+    return;
+  }
+  const render = () => {
+    const seconds = Math.max(0, Math.ceil((detail.retryAt - Date.now()) / 1000));
+    const lead = detail.status === 'offline'
+      ? 'The server is gone or unreachable; edits are paused.'
+      : 'Lost the connection to the server.';
+    $('banner-text').textContent = `${lead} ${seconds > 0 ? `Retrying in ${seconds} s…` : 'Retrying…'}`;
+  };
+  banner.dataset.status = detail.status;
+  banner.hidden = false;
+  render();
+  bannerTimer = setInterval(render, 500);
+}
+$('banner-retry').addEventListener('click', () => connection.retryNow());
+
+connection.addEventListener('open', ({ detail }) => {
+  if (!detail.reconnected) return;
+  // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
+  current.fresh = true;
+  loadIndex().then(() => {
+    if (current.storyId && !current.story && index.stories.has(current.storyId)) openStory(current.storyId);
+  }).catch(() => {});
+  timeTravel.reload();
+  toast('Reconnected.', 'ok');
+});
+
+// MARK: - Chrome: crumbs, toolbar, tabs, messages, share, toasts
+
+function renderCrumbs() {
+  const crumbs = $('crumbs');
+  if (!current.story) {
+    crumbs.replaceChildren(current.storyId ? h('span', { class: 'crumb-missing' }, current.storyId) : '');
+    return;
+  }
+  const parts = current.story.title.split('/').map((s) => s.trim());
+  crumbs.replaceChildren(
+    ...parts.flatMap((part) => [h('span', { class: 'crumb' }, part), h('span', { class: 'crumb-sep', attrs: { 'aria-hidden': 'true' } }, '/')]),
+    h('strong', { class: 'crumb-story' }, current.story.name));
+}
+
+function updateToolbar() {
+  const state = current.state;
+  $('version').textContent = state ? `v${state.version}` : '';
+  $('reset').disabled = !state;
+  $('share').disabled = !state;
+}
+
+function showStageMessage(kind, text, extra) {
+  const stage = $('stage');
+  stage.dataset.state = kind;
+  const message = $('stage-message');
+  message.replaceChildren(text);
+  $('stage-overlay').querySelector('.stage-extra')?.remove();
+  if (extra) $('stage-overlay').append(extra);
+}
+
+function hideStageMessage() {
+  $('stage').dataset.state = 'ready';
+  $('stage-overlay').querySelector('.stage-extra')?.remove();
+}
+
+function showNotFound(storyId) {
+  current.story = null;
+  document.title = 'Story not found · Storybook';
+  const suggestions = suggestionsFor(storyId);
+  const extra = h('div', { class: 'stage-extra' },
+    suggestions.length ? h('p', {}, 'Did you mean:') : h('p', {}, 'Pick a story in the sidebar.'),
+    suggestions.length ? h('ul', { class: 'suggestions' }, suggestions.map((id) => h('li', {},
+      h('a', { href: URLState.storyHash(id), textContent: `${index.stories.get(id).title} / ${index.stories.get(id).name}` })))) : null);
+  showStageMessage('not-found', h('span', {}, 'There is no story ', h('code', {}, storyId), '.'), extra);
+  $('controls').replaceChildren(h('p', { class: 'muted pad' }, 'No story open.'));
+  $('props-type').textContent = '';
+  renderCrumbs();
+  updateToolbar();
+}
+
+/** Up to five stories whose names resemble `storyId`: the whole id, then its component, then its first word. */
+function suggestionsFor(storyId) {
+  if (!index) return [];
+  const words = storyId.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const component = storyId.split('--')[0].replace(/[^a-zA-Z0-9]+/g, ' ').trim();
+  for (const query of [words, component, words.split(' ')[0]]) {
+    if (!query) continue;
+    const { visible, matches } = index.filter(query);
+    if (!matches || matches === index.storyCount) continue;
+    const found = [];
+    for (const node of index.storyNodes) {
+      if (visible[node]) found.push(index.nodes[node].storyId);
+      if (found.length === 5) break;
+    }
+    return found;
+  }
+  return [];
+}
+
+function selectTab(tabs, selected) {
+  for (const tab of tabs) {
+    const isSelected = tab === selected;
+    tab.setAttribute('aria-selected', String(isSelected));
+    $(tab.getAttribute('aria-controls')).hidden = !isSelected;
+  }
+}
+
+const stageTabs = [$('tab-preview'), $('tab-text')];
+const dockTabs = [$('tab-actions'), $('tab-history')];
+for (const tab of stageTabs) tab.addEventListener('click', () => selectTab(stageTabs, tab));
+for (const tab of dockTabs) {
+  tab.addEventListener('click', () => {
+    selectTab(dockTabs, tab);
+    $('actions-clear').hidden = tab.id !== 'tab-actions';
+  });
+}
+for (const tabs of [stageTabs, dockTabs]) {
+  for (const tab of tabs) {
+    tab.addEventListener('keydown', (event) => {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      const next = tabs[(tabs.indexOf(tab) + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+      next.focus();
+      next.click();
+    });
+  }
+}
+
+$('viewport').addEventListener('change', (event) => {
+  const width = event.target.value;
+  $('stage-preview').classList.toggle('is-fixed', !!width);
+  $('preview').style.width = width ? `${width}px` : '';
+});
+
+$('reset').addEventListener('click', () => {
+  if (!send({ type: 'reset' }, { kind: 'reset' })) toast('Not connected: could not reset.', 'error');
+});
+
+$('share').addEventListener('click', () => {
+  const popover = $('share-popover');
+  if (!popover.hidden) { closeSharePopover(); return; }
+  if (!current.state) return;
+  const link = URLState.shareLink(current.storyId, current.state.props);
+  $('share-link').value = link;
+  $('share-standalone').href = `render/${encodeURIComponent(current.storyId)}.html?live=1`;
+  popover.hidden = false;
+  $('share').setAttribute('aria-expanded', 'true');
+  $('share-link').focus();
+  $('share-link').select();
+});
+$('share-copy').addEventListener('click', async () => {
+  const input = $('share-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand?.('copy');
+  }
+  toast('Link copied.', 'ok');
+  closeSharePopover();
+});
+function closeSharePopover() {
+  $('share-popover').hidden = true;
+  $('share').setAttribute('aria-expanded', 'false');
+}
+document.addEventListener('click', (event) => {
+  if (!$('share-popover').hidden && !event.target.closest('.share')) closeSharePopover();
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !$('share-popover').hidden) closeSharePopover();
+});
+
+function toast(text, kind = 'info') {
+  const el = h('div', { class: `toast is-${kind}`, attrs: { role: kind === 'error' ? 'alert' : 'status' } }, text);
+  $('toasts').append(el);
+  setTimeout(() => el.classList.add('is-leaving'), kind === 'error' ? 5000 : 2500);
+  setTimeout(() => el.remove(), kind === 'error' ? 5400 : 2900);
+  while ($('toasts').childElementCount > 4) $('toasts').firstElementChild.remove();
+}
+
+// MARK: - Start
+
+window.addEventListener('popstate', () => openFromLocation());
+
+function openFromLocation() {
+  const { storyId, props, propsError } = URLState.readLocation();
+  if (storyId) {
+    openStory(storyId, { linkProps: props, linkError: propsError });
+  } else if (index?.storyNodes.length) {
+    const first = index.nodes[index.storyNodes[0]].storyId;
+    URLState.replaceStory(first);
+    openStory(first);
+  } else if (index) {
+    showStageMessage('not-found', 'This catalog has no stories yet.');
+  }
+}
+
+async function start() {
+  connection.connect();
+  const previewReady = preview.init();
+  for (;;) {
+    try {
+      await loadIndex();
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  await previewReady;
+  openFromLocation();
+}
+
+start();

@@ -1,0 +1,77 @@
+// The UI's address scheme, kept in the URL fragment so the server serves one page for every story:
+//
+//   /#/story/<story-id>                      opens a story (deep link; Back and Forward move between stories)
+//   /#/story/<story-id>?props=<base64url>    opens it with these props: the UTF-8 bytes of the props' JSON,
+//                                            base64url-encoded without padding, so any character survives.
+//
+// Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
+// from the live props), then drops `props` from the address bar so a reload does not re-apply them.
+
+/** Base64url (RFC 4648 §5, no padding) of the UTF-8 bytes of `text`. */
+export function encodeBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The text whose UTF-8 bytes `encoded` holds; throws on anything that is not base64url of UTF-8. */
+export function decodeBase64Url(encoded) {
+  const base64 = encoded.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/**
+ * What a location asks for: `{storyId, props, propsError}`. `storyId` is null when the fragment names
+ * no story; `props` is undefined when the link carries none; `propsError` says why carried props are unusable.
+ */
+export function readLocation(location = window.location) {
+  const match = /^#\/story\/([^?]*)(?:\?(.*))?$/.exec(location.hash);
+  if (!match) return { storyId: null };
+  let storyId;
+  try {
+    storyId = decodeURIComponent(match[1]);
+  } catch {
+    storyId = match[1];
+  }
+  const params = new URLSearchParams(match[2] || '');
+  const result = { storyId };
+  if (params.has('props')) {
+    try {
+      result.props = JSON.parse(decodeBase64Url(params.get('props')));
+    } catch (error) {
+      result.propsError = `The link's props could not be read: ${error.message}`;
+    }
+  }
+  return result;
+}
+
+/** The fragment for a story, optionally with props. */
+export function storyHash(storyId, props) {
+  let hash = `#/story/${encodeURIComponent(storyId)}`;
+  if (props !== undefined) hash += `?props=${encodeBase64Url(JSON.stringify(props))}`;
+  return hash;
+}
+
+/** An absolute, shareable link to a story with its current props (never with the page's access token). */
+export function shareLink(storyId, props, location = window.location) {
+  const params = new URLSearchParams(location.search);
+  params.delete('token');
+  const search = params.toString() ? `?${params}` : '';
+  return `${location.origin}${location.pathname}${search}${storyHash(storyId, props)}`;
+}
+
+/** Records a story change as a new history entry (Back returns to the previous story). */
+export function pushStory(storyId) {
+  const hash = storyHash(storyId);
+  if (window.location.hash !== hash) history.pushState({ storyId }, '', hash);
+}
+
+/** Rewrites the current entry (used for the default story, and to drop applied props). */
+export function replaceStory(storyId) {
+  history.replaceState({ storyId }, '', storyHash(storyId));
+}
