@@ -7,9 +7,13 @@ scripts/install-deps.sh --test
 
 echo "== swift build (every product, the benchmark and the tests)"
 swift build --build-tests
+make -C Benchmarks --quiet
 
 echo "== swift test"
 swift test --skip-build --parallel
+
+echo "== snapshot review of the demo catalog (storybook check)"
+.build/debug/storybook check --snapshots Snapshots
 
 echo "== end-to-end tests"
 if [[ ! -x .venv/bin/pytest ]] || ! cmp -s Tests/e2e/requirements.txt .venv/requirements.txt; then

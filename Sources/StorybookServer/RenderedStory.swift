@@ -16,6 +16,6 @@ struct RenderedStory: Sendable {
         let projections = Projections(view)
         text = projections.text
         fragment = projections.html
-        document = HTMLProjection.document(view, title: title)
+        document = HTMLProjection.document(fragment: projections.html, title: title)  // the fragment, rendered once
     }
 }

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// Where the journal of accepted changes lives (`.storybook/` for `serve`); nil keeps
     /// everything in memory only.
     public var stateDirectory: URL?
+    /// Where saved variants are kept (`Variants/` for `serve`); nil turns saving off.
+    public var variantsDirectory: URL?
     /// Seconds between keep-alive pings on idle WebSockets.
     public var pingInterval: Int = 30
     /// Seconds after which a subscriber that stopped reading is dropped.
@@ -28,8 +30,10 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 6006, publicDirectory: URL? = nil,
-        maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = [], stateDirectory: URL? = nil
+        maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = [], stateDirectory: URL? = nil,
+        variantsDirectory: URL? = nil
     ) {
+        self.variantsDirectory = variantsDirectory
         self.stateDirectory = stateDirectory
         self.host = host
         self.port = port

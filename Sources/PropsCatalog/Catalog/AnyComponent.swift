@@ -8,6 +8,8 @@ public struct AnyComponent: Sendable {
         public let id: String
         public let name: String
         public let props: JSONValue
+        /// Saved from the browser or the API into the variants directory, not registered in code.
+        public var isSaved = false
     }
 
     /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives) and view.
@@ -20,7 +22,7 @@ public struct AnyComponent: Sendable {
     public let title: String
     /// The Swift name of the Props type, e.g. `UserProfile`.
     public let propsType: String
-    public let variants: [Variant]
+    public private(set) var variants: [Variant]
     /// Whether the component turns commands into suggested Props.
     public let hasSuggestions: Bool
     private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
@@ -90,6 +92,26 @@ public struct AnyComponent: Sendable {
     /// The editor schema of the Props type, inferred from the type and the variants.
     public func schema() -> EditorSchema {
         inferSchema()
+    }
+
+    /// This component with one more variant, saved outside the code. The props are validated
+    /// (and canonicalized) by decoding them into the Props type; the name must make a new id.
+    public func addingSavedVariant(named name: String, props: JSONValue) -> Result<AnyComponent, EditError> {
+        let id = Slug.storyID(componentID: self.id, variantName: name)
+        guard !Slug.make(name).isEmpty else {
+            return .failure(EditError(.badMessage, "a variant name needs letters or digits", path: "/name"))
+        }
+        if let existing = variants.first(where: { $0.id == id }) {
+            return .failure(EditError(.conflict, "the story id '\(id)' is taken by the variant '\(existing.name)'", path: "/name"))
+        }
+        switch validate(props) {
+        case .failure(let error):
+            return .failure(EditError(error))
+        case .success(let validated):
+            var copy = self
+            copy.variants.append(Variant(id: id, name: name, props: validated.props, isSaved: true))
+            return .success(copy)
+        }
     }
 
     /// The variant with this story id.

@@ -9,7 +9,11 @@ extension Catalog {
                     "id": .string(component.id),
                     "title": .string(component.title),
                     "propsType": .string(component.propsType),
-                    "stories": .array(component.variants.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+                    "stories": .array(component.variants.map { variant in
+                        variant.isSaved
+                            ? .object(["id": .string(variant.id), "name": .string(variant.name), "saved": true])
+                            : .object(["id": .string(variant.id), "name": .string(variant.name)])
+                    }),
                 ])
             }),
         ])

@@ -65,6 +65,11 @@ public struct Catalog: Sendable {
         componentIndex[id].map { components[$0] }
     }
 
+    /// This catalog with one component replaced by a new version of it (same id).
+    public func replacing(_ component: AnyComponent) throws(CatalogError) -> Catalog {
+        try Catalog(components.map { $0.id == component.id ? component : $0 })
+    }
+
     /// This catalog with more components appended, checked again for duplicate ids.
     public func adding(_ more: [AnyComponent]) throws(CatalogError) -> Catalog {
         try Catalog(components + more)

@@ -7,7 +7,8 @@ import PropsCatalog
 ///
 /// Not thread-safe by itself: `StorybookApp` calls it from one serial queue only.
 final class StoryHub {
-    let catalog: Catalog
+    /// The served catalog; it grows when a variant is saved.
+    private(set) var catalog: Catalog
     private let sink: any MessageSink
     private let logger: Logger
     private var sessions: [String: StorySession] = [:]
@@ -15,6 +16,10 @@ final class StoryHub {
     private var subscriptions: [ConnectionID: Set<String>] = [:]
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
+    /// Where saved variants are written; nil when saving is off.
+    var variants: VariantStore?
+    /// Saved variants that could not be loaded, listed in the index.
+    var unloadable: [VariantStore.Unloadable] = []
 
     init(catalog: Catalog, sink: any MessageSink, logger: Logger) {
         self.catalog = catalog
@@ -69,6 +74,44 @@ final class StoryHub {
                 return .success(session)
             }
         }
+    }
+
+    /// Writes a story's live props as a new saved variant of its component and serves it as a
+    /// story from now on. The name must make an id no variant of the component has.
+    func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, EditError> {
+        guard let variants else {
+            return .failure(EditError(.notFound, "saving variants is off: start the server with --variants-dir"))
+        }
+        let session: StorySession
+        switch self.session(storyID) {
+        case .success(let value): session = value
+        case .failure(let error): return .failure(error)
+        }
+        guard let component = catalog.component(id: session.story.component.id) else {
+            return .failure(EditError(.notFound, "unknown component '\(session.story.component.id)'"))
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 120 else {
+            return .failure(EditError(.badMessage, "a variant name has 1 to 120 characters", path: "/name"))
+        }
+        let extended: AnyComponent
+        switch component.addingSavedVariant(named: trimmed, props: session.props) {
+        case .success(let value): extended = value
+        case .failure(let error): return .failure(error)
+        }
+        do throws(EditError) {
+            try variants.save(session.props, named: trimmed, of: component)
+        } catch {
+            return .failure(error)
+        }
+        do {
+            catalog = try catalog.replacing(extended)
+        } catch {
+            return .failure(EditError(.conflict, error.description, path: "/name"))
+        }
+        let id = Slug.storyID(componentID: component.id, variantName: trimmed)
+        logger.info("saved variant", metadata: ["sb.story": "\(id)", "sb.file": "\(variants.directory.path)"])
+        return catalog.story(id: id).map(Result.success) ?? .failure(EditError(.notFound, "the saved story '\(id)' is missing"))
     }
 
     /// Subscribes a connection; the caller sends it the current state.

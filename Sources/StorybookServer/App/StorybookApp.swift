@@ -16,15 +16,23 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let access: AccessPolicy
     private let logger: Logger
 
-    init(catalog: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) throws {
+    init(catalog registered: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) throws {
         self.logger = logger
+        var catalog = registered
+        var unloadable: [VariantStore.Unloadable] = []
+        let variants = configuration.variantsDirectory.map { VariantStore(directory: $0, logger: logger) }
+        if let variants {
+            (catalog, unloadable) = variants.load(into: registered)
+        }
         let hub = StoryHub(catalog: catalog, sink: sink, logger: logger)
+        hub.variants = variants
+        hub.unloadable = unloadable
         if let stateDirectory = configuration.stateDirectory {
             let (journal, restored) = try Journal.open(directory: stateDirectory, catalog: catalog, logger: logger)
             hub.journal = journal
             hub.install(restored)
         }
-        let renders = RenderCache(catalog: catalog)
+        let renders = RenderCache(catalog: catalog, unloadable: unloadable)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
         self.hub = hub
         self.renders = renders

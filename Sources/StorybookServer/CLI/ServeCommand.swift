@@ -33,6 +33,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Keep live state in memory only: nothing is journaled or restored.")
     var noPersist = false
 
+    @Option(help: "Where saved variants are written and loaded from, one JSON file per component.")
+    var variantsDir = "Variants"
+
     @Option(help: "Add a generated catalog of N stories, to try the storybook at scale.")
     var synthetic = 0
 
@@ -64,7 +67,8 @@ struct ServeCommand: ParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, publicDirectory: resolvedPublicDirectory(), maxMessageBytes: maxMessageBytes,
             token: token, allowedOrigins: allowOrigin,
-            stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir))
+            stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir),
+            variantsDirectory: URL(fileURLWithPath: variantsDir))
         if !configuration.isLoopback && token == nil {
             if noAuth {
                 logger.warning("serving \(host) without an access token (--no-auth): anyone who can reach it may edit every story")

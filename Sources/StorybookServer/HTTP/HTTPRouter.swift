@@ -45,7 +45,9 @@ struct HTTPRouter {
     private func api(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
         switch (request.method.rawValue, path.count, path.first) {
         case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
-            return .cached(renders.index.bytes, contentType: HTTPResponse.jsonType, etag: renders.index.etag, request: request)
+            let index = renders.index
+            return .cached(index.bytes, contentType: HTTPResponse.jsonType, etag: index.etag, request: request)
+        case (_, 1, "projections"): return ProjectionsRoute(renders: renders, maxJSONDepth: maxJSONDepth).respond(to: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
         case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
@@ -103,6 +105,20 @@ struct HTTPRouter {
                     return .error(error)
                 }
             }
+        case ("POST", "save"):
+            return withJSONBody(request) { body in
+                guard case .string(let name)? = body["name"] else {
+                    return .error(EditError(.badMessage, "the body must be {\"name\": \"...\"}", path: "/name"))
+                }
+                switch hub.saveVariant(of: id, named: name) {
+                case .success(let story):
+                    renders.update(hub.catalog, unloadable: hub.unloadable)
+                    return .json(["id": .string(story.id), "name": .string(story.name), "component": .string(story.component.id),
+                                  "saved": true, "props": story.props], status: 201)
+                case .failure(let error):
+                    return .error(error)
+                }
+            }
         case ("POST", "replay"):
             let body = request.body.isEmpty ? Array("{}".utf8) : request.body
             return withJSONBody(HTTPRequest(method: request.method, path: request.path, body: body)) { json in
@@ -115,7 +131,7 @@ struct HTTPRouter {
             return methodNotAllowed(request, allowed: "PUT, PATCH")
         case (_, nil):
             return methodNotAllowed(request, allowed: "GET, HEAD")
-        case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"):
+        case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"), (_, "save"):
             return methodNotAllowed(request, allowed: "POST")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))

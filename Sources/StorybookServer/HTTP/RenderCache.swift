@@ -12,15 +12,52 @@ final class RenderCache: Sendable {
         let fragment: String
     }
 
-    private let catalog: Catalog
-    private let entries = Mutex<[String: Entry]>([:])
-    /// The serialized `/api/index.json` and its ETag: the catalog never changes while serving.
-    let index: (bytes: [UInt8], etag: String)
+    /// A serialized body and its strong ETag.
+    struct Body: Sendable {
+        let bytes: [UInt8]
+        let etag: String
+    }
 
-    init(catalog: Catalog) {
-        self.catalog = catalog
-        let bytes = catalog.index.serializedBytes()
-        index = (bytes, ContentHash.etag(bytes))
+    /// What changes when a variant is saved while serving: the catalog, its index and listings.
+    private struct State: Sendable {
+        var catalog: Catalog
+        var index: Body
+        var listings: [ProjectionFormat: Body] = [:]
+    }
+
+    private let state: Mutex<State>
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init(catalog: Catalog, unloadable: [VariantStore.Unloadable] = []) {
+        state = Mutex(State(catalog: catalog, index: Self.indexBody(catalog, unloadable: unloadable)))
+    }
+
+    /// The catalog whose stories are rendered.
+    var catalog: Catalog { state.withLock { $0.catalog } }
+
+    /// The serialized `/api/index.json` and its ETag, built once per catalog.
+    var index: Body { state.withLock { $0.index } }
+
+    /// Serves `catalog` from now on (a variant was saved); entries of existing stories stay valid.
+    func update(_ catalog: Catalog, unloadable: [VariantStore.Unloadable]) {
+        let index = Self.indexBody(catalog, unloadable: unloadable)
+        state.withLock { $0 = State(catalog: catalog, index: index) }
+    }
+
+    /// The index of the contract, with the saved variants that cannot be loaded listed per component.
+    private static func indexBody(_ catalog: Catalog, unloadable: [VariantStore.Unloadable]) -> Body {
+        var index = catalog.index
+        if !unloadable.isEmpty, case .object(var members) = index, case .array(let components)? = members["components"] {
+            members["components"] = .array(components.map { component in
+                let broken = unloadable.filter { .string($0.component) == component["id"] }
+                guard !broken.isEmpty, case .object(var fields) = component else { return component }
+                fields["unloadable"] = .array(broken.map(\.json))
+                return .object(fields)
+            })
+            index = .object(members)
+        }
+        let bytes = index.serializedBytes()
+        return Body(bytes: bytes, etag: ContentHash.etag(bytes))
     }
 
     /// The entry of a story if it was already rendered: cheap, safe on the event loop thread.
@@ -35,6 +72,22 @@ final class RenderCache: Sendable {
         let entry = Self.entry(rendered)
         entries.withLock { $0[storyID] = entry }
         return entry
+    }
+
+    /// The `GET /api/projections?format=` body of every story, built from the entries the first
+    /// time it is asked for and kept: the registered projections never change while serving.
+    func listing(_ format: ProjectionFormat) -> Body {
+        if let listing = state.withLock({ $0.listings[format] }) { return listing }
+        let catalog = self.catalog
+        let bytes = Self.listingJSON(format, entries: catalog.stories.compactMap { story in entry(story.id).map { (story.id, $0) } })
+            .serializedBytes()
+        let listing = Body(bytes: bytes, etag: ContentHash.etag(bytes))
+        return state.withLock { state in
+            guard state.catalog.stories.count == catalog.stories.count else { return listing }
+            if let earlier = state.listings[format] { return earlier }
+            state.listings[format] = listing
+            return listing
+        }
     }
 
     /// Renders every story now, so that requests never wait for it.

@@ -1,0 +1,293 @@
+"""CI review against the real binary and server: `storybook export`, `storybook check` with goldens,
+JUnit reports, and the HTTP routes CI polls (`/render` and `/api/projections` with ETags)."""
+import json
+import pathlib
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+import requests
+
+from conftest import BINARY
+
+FILLED = "auth-login--filled"
+
+
+def storybook(*args, cwd=None, timeout=120):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def export(out, *args):
+    result = storybook("export", "--out", str(out), *args)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def check(snapshots, *args):
+    return storybook("check", "--snapshots", str(snapshots), *args)
+
+
+def tree(root):
+    root = pathlib.Path(root)
+    return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def index_stories(root):
+    index = json.loads((pathlib.Path(root) / "index.json").read_text())
+    return [story for component in index["components"] for story in component["stories"]]
+
+
+def one_error_line(result):
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr and "Fatal error" not in result.stderr
+    return lines[0]
+
+
+# --- export -----------------------------------------------------------------------------
+
+def test_export_twice_is_byte_identical(tmp_path):
+    first = export(tmp_path / "first")
+    export(tmp_path / "second")
+    assert tree(tmp_path / "first") == tree(tmp_path / "second")
+    stories = index_stories(tmp_path / "first")
+    assert first.stdout == f"exported {len(stories)} stories ({3 * len(stories) + 2} files) to {tmp_path / 'first'}\n"
+    assert set(tree(tmp_path / "first")) == {f"{s['id']}.{ext}" for s in stories for ext in ("txt", "html", "json")} | {"index.json", "index.html"}
+    # Exporting over a previous export replaces it, stale stories included, and leaves nothing beside it.
+    export(tmp_path / "second", "--synthetic", "12")
+    assert len(index_stories(tmp_path / "second")) == len(stories) + 12
+    export(tmp_path / "second")
+    assert tree(tmp_path / "first") == tree(tmp_path / "second")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "second"]
+
+
+def test_export_equals_what_the_server_renders(server, tmp_path):
+    export(tmp_path / "out")
+    files = tree(tmp_path / "out")
+    stories = index_stories(tmp_path / "out")
+    assert [s["id"] for s in stories] == [s["id"] for c in server.get("/api/index.json").json()["components"] for s in c["stories"]]
+    for story in stories:
+        for extension in ("txt", "html"):
+            response = server.get(f"/render/{story['id']}.{extension}")
+            assert response.content == files[f"{story['id']}.{extension}"], story["id"]
+            assert response.headers["ETag"] == f'"{story["hashes"][extension]}"'
+    profile = json.loads(files["profile-user-profile--default.json"])
+    assert profile == {"avatarURL": "https://example.com/ada.png", "email": "ada@example.com", "name": "Ada Lovelace"}
+    assert files["profile-user-profile--default.json"].decode() == json.dumps(profile, indent=2, sort_keys=True) + "\n"
+    page = files["index.html"].decode()
+    assert page.startswith("<!doctype html>") and f'<a href="{FILLED}.txt">text</a>' in page and f'<a href="{FILLED}.html">html</a>' in page
+
+
+def test_export_refuses_a_directory_that_is_not_an_export(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    result = storybook("export", "--out", str(mine))
+    assert result.returncode == 1
+    assert "refusing to replace" in one_error_line(result) and "index.json" in result.stderr
+    assert tree(mine) == {"notes.txt": b"keep me"}
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+    (tmp_path / "file").write_text("x")
+    assert "is not a directory" in one_error_line(storybook("export", "--out", str(tmp_path / "file")))
+
+
+def test_an_export_that_fails_midway_leaves_no_tree_and_no_temporary_directory(tmp_path):
+    """A user directory appears at the destination while the export is writing: the export must
+    refuse at the end, leave the user's directory alone and remove its temporary directory."""
+    out = tmp_path / "out"
+    process = subprocess.Popen([BINARY, "export", "--out", str(out), "--synthetic", "5000"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    temporary = tmp_path / f"out.tmp-{process.pid}"
+    deadline = time.monotonic() + 30
+    while not temporary.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert temporary.is_dir(), "the export writes into a temporary sibling directory"
+    out.mkdir()
+    (out / "draft.md").write_text("mine")
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 1
+    assert len(stderr.strip().splitlines()) == 1 and "refusing to replace" in stderr
+    assert tree(out) == {"draft.md": b"mine"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_export_usage_errors_create_nothing(tmp_path):
+    result = storybook("export", "--out", str(tmp_path / "x"), "--bogus")
+    assert result.returncode != 0 and one_error_line(result)
+    assert storybook("export").returncode != 0
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- check ------------------------------------------------------------------------------
+
+def snapshots(tmp_path):
+    directory = tmp_path / "Snapshots"
+    export(directory)
+    return directory
+
+
+def summary(result):
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_check_clean(tmp_path):
+    directory = snapshots(tmp_path)
+    count = len(index_stories(directory))
+    result = check(directory)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == f"{count} unchanged, 0 changed, 0 new, 0 removed\n"
+
+
+def test_check_after_editing_a_golden_prints_a_diff_patch_can_apply(tmp_path):
+    directory = snapshots(tmp_path)
+    count = len(index_stories(directory))
+    golden = directory / f"{FILLED}.txt"
+    current = golden.read_text()
+    golden.write_text(current.replace('button "Log in"', 'button "Sign in"'))
+    pristine = tmp_path / "pristine"
+    shutil.copytree(directory, pristine)
+
+    result = check(directory)
+    assert result.returncode == 1
+    assert f"changed: {FILLED} (Auth/Login / Filled)\n--- a/{FILLED}.txt\n+++ b/{FILLED}.txt\n@@ " in result.stdout
+    assert '-  button "Sign in" -> login\n+  button "Log in" -> login\n' in result.stdout
+    assert summary(result) == f"{count - 1} unchanged, 1 changed, 0 new, 0 removed"
+    # The hunks are what GNU diff prints for the same change (its headers carry timestamps).
+    (tmp_path / "current.txt").write_text(current)
+    gnu = subprocess.run(["diff", "-u", str(golden), str(tmp_path / "current.txt")], capture_output=True, text=True)
+    assert gnu.stdout.split("\n", 2)[2] in result.stdout
+    # And `patch -p1` applies the printed diff, turning the goldens into the current projections.
+    patched = subprocess.run(["patch", "-p1", "-d", str(pristine)], input=result.stdout, capture_output=True, text=True)
+    assert patched.returncode == 0, patched.stdout + patched.stderr
+    assert (pristine / f"{FILLED}.txt").read_text() == current
+
+
+def test_record_then_clean(tmp_path):
+    directory = snapshots(tmp_path)
+    count = len(index_stories(directory))
+    (directory / f"{FILLED}.html").write_text("<p>old</p>\n")
+    for extension in ("txt", "html", "json"):
+        (directory / f"profile-user-profile--default.{extension}").unlink()
+    before = check(directory)
+    assert before.returncode == 1
+    assert "new: profile-user-profile--default (Profile/User Profile / Default): no golden" in before.stdout
+    assert summary(before) == f"{count - 2} unchanged, 1 changed, 1 new, 0 removed"
+    recorded = check(directory, "--record")
+    assert recorded.returncode == 0, recorded.stdout
+    assert f"changed: {FILLED} (Auth/Login / Filled), recorded" in recorded.stdout
+    assert summary(recorded) == f"{count - 2} unchanged, 1 changed, 1 new, 0 removed"
+    after = check(directory)
+    assert after.returncode == 0 and summary(after) == f"{count} unchanged, 0 changed, 0 new, 0 removed"
+    export(tmp_path / "fresh")
+    assert tree(directory) == tree(tmp_path / "fresh")
+    assert not [p for p in directory.iterdir() if p.name.startswith(".")]
+
+
+def test_record_creates_a_missing_directory_identical_to_an_export(tmp_path):
+    recorded = check(tmp_path / "new" / "Snapshots", "--record")
+    assert recorded.returncode == 0, recorded.stderr
+    export(tmp_path / "fresh")
+    assert tree(tmp_path / "new" / "Snapshots") == tree(tmp_path / "fresh")
+
+
+def test_prune_removes_goldens_of_stories_that_are_gone(tmp_path):
+    directory = tmp_path / "Snapshots"
+    export(directory, "--synthetic", "3")
+    (directory / "README.md").write_text("goldens for CI")
+    count = len(index_stories(directory)) - 3
+    result = check(directory)
+    assert result.returncode == 1
+    assert "removed: synthetic-group-000-card-0000--default: no such story (--prune deletes its goldens)" in result.stdout
+    assert summary(result) == f"{count} unchanged, 0 changed, 0 new, 3 removed"
+    assert check(directory, "--record").returncode == 1  # recording does not delete
+    pruned = check(directory, "--prune")
+    assert pruned.returncode == 0, pruned.stdout
+    assert "removed: synthetic-group-000-card-0000--empty, pruned" in pruned.stdout
+    assert not list(directory.glob("synthetic-*"))
+    assert (directory / "README.md").read_text() == "goldens for CI"
+    assert check(directory).stdout == f"{count} unchanged, 0 changed, 0 new, 0 removed\n"
+    assert len(index_stories(directory)) == count  # the index was refreshed
+
+
+def test_junit_report_parses_and_names_the_failure(tmp_path):
+    directory = snapshots(tmp_path)
+    count = len(index_stories(directory))
+    golden = directory / f"{FILLED}.txt"
+    golden.write_text(golden.read_text() + 'text "]]> & <b>\x01"\n')
+    (directory / "gone-component--old.txt").write_text("x\n")
+    report = tmp_path / "reports" / "snapshots.xml"
+    result = check(directory, "--junit", str(report))
+    assert result.returncode == 1
+    root = ET.parse(report).getroot()
+    suite = root.find("testsuite")
+    assert suite.get("tests") == str(count + 1) and suite.get("failures") == "2"
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert len(cases) == count + 1 and cases["profile-user-profile--default"].find("failure") is None
+    failure = cases[FILLED].find("failure")
+    assert failure.get("type") == "changed" and FILLED in failure.get("message")
+    assert f"--- a/{FILLED}.txt" in failure.text and '-text "]]> & <b>\ufffd"' in failure.text
+    assert cases["gone-component--old"].find("failure").get("type") == "removed"
+    assert cases[FILLED].get("classname") == "auth-login"
+
+
+def test_check_errors_are_one_line_with_exit_2(tmp_path):
+    missing = check(tmp_path / "nowhere")
+    assert missing.returncode == 2 and "does not exist" in one_error_line(missing) and "--record" in missing.stderr
+    directory = snapshots(tmp_path)
+    (directory / f"{FILLED}.json").unlink()
+    (directory / f"{FILLED}.json").mkdir()
+    unreadable = check(directory)
+    assert unreadable.returncode == 2 and f"{FILLED}.json" in one_error_line(unreadable)
+    assert check(tmp_path / "Snapshots" / "index.json").returncode == 2
+
+
+# --- HTTP for CI ------------------------------------------------------------------------
+
+def test_render_etag_and_304(server):
+    response = server.get(f"/render/{FILLED}.html")
+    etag = response.headers["ETag"]
+    assert etag.startswith('"') and response.status_code == 200
+    again = server.get(f"/render/{FILLED}.html", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert server.get(f"/render/{FILLED}.html", headers={"If-None-Match": '"0000"'}).status_code == 200
+
+
+def test_projections_with_etag_and_304(server, tmp_path):
+    export(tmp_path / "out")
+    hashes = {s["id"]: s["hashes"] for s in index_stories(tmp_path / "out")}
+    for fmt, extension in (("text", "txt"), ("html", "html")):
+        response = server.get(f"/api/projections?format={fmt}")
+        assert response.status_code == 200 and response.headers["Content-Type"] == "application/json; charset=utf-8"
+        body = response.json()
+        assert body["v"] == 1 and body["format"] == fmt
+        assert [s["id"] for s in body["stories"]] == list(hashes)
+        for story in body["stories"]:
+            assert story["hash"] == hashes[story["id"]][extension]
+            assert story["body"].encode() == (tmp_path / "out" / f"{story['id']}.{extension}").read_bytes()
+        etag = response.headers["ETag"]
+        cached = server.get(f"/api/projections?format={fmt}", headers={"If-None-Match": etag})
+        assert cached.status_code == 304 and cached.content == b""
+    render = server.get(f"/render/{FILLED}.txt")
+    assert render.headers["ETag"] == f'"{hashes[FILLED]["txt"]}"'
+    assert server.get("/api/projections?format=pdf").status_code == 400
+    assert requests.delete(server.url + "/api/projections", timeout=5).status_code == 405
+
+
+def test_fetch_only_what_changed_since_known_hashes(server):
+    everything = server.get("/api/projections?format=text").json()["stories"]
+    known = {story["id"]: story["hash"] for story in everything}
+    none_changed = requests.post(server.url + "/api/projections?format=text", json={"known": known}, timeout=10).json()
+    assert none_changed == {"v": 1, "format": "text", "stories": [], "removed": [], "unchanged": len(everything)}
+    known[FILLED] = "0123456789abcdef"
+    del known["profile-user-profile--default"]
+    known["retired-component--gone"] = "ffffffffffffffff"
+    answer = requests.post(server.url + "/api/projections?format=text", json={"known": known}, timeout=10)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert [story["id"] for story in body["stories"]] == [FILLED, "profile-user-profile--default"]
+    filled = next(story for story in everything if story["id"] == FILLED)
+    assert body["stories"][0] == filled
+    assert body["removed"] == ["retired-component--gone"] and body["unchanged"] == len(everything) - 2
+    bad = requests.post(server.url + "/api/projections", json={"known": {FILLED: 1}}, timeout=10)
+    assert bad.status_code == 400 and bad.json()["error"]["path"] == f"/known/{FILLED}"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Snapshot review for a CI job: builds the storybook, compares every story with the goldens
+# committed in $SNAPSHOTS (default Snapshots/) and leaves in $ARTIFACTS (default ci-artifacts/):
+#   report.xml       JUnit report: one testcase per story, each failure carrying its diff
+#   snapshots.diff   what the check printed: a unified diff per changed story, then the summary line
+#   export/          when something changed: every story's current .txt, .html, .json and index.html
+# Exit status: 0 nothing changed; 1 a story changed, is new or was removed; 2 the check could not run.
+# Environment: SNAPSHOTS, ARTIFACTS, CONFIGURATION (debug or release), PRODUCT (your storybook executable),
+# BUILD_FLAGS (more `swift build` options, e.g. --scratch-path .build-ci).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+SNAPSHOTS=${SNAPSHOTS:-Snapshots}
+ARTIFACTS=${ARTIFACTS:-ci-artifacts}
+CONFIGURATION=${CONFIGURATION:-debug}
+PRODUCT=${PRODUCT:-storybook}
+read -r -a build_flags <<< "${BUILD_FLAGS:-}"
+
+swift build -c "$CONFIGURATION" "${build_flags[@]}" --product "$PRODUCT" || exit 2
+storybook="$(swift build -c "$CONFIGURATION" "${build_flags[@]}" --show-bin-path)/$PRODUCT"
+
+rm -rf "$ARTIFACTS"
+mkdir -p "$ARTIFACTS"
+"$storybook" check --snapshots "$SNAPSHOTS" --junit "$ARTIFACTS/report.xml" | tee "$ARTIFACTS/snapshots.diff"
+status=${PIPESTATUS[0]}
+
+if [[ $status -eq 1 ]]; then
+  "$storybook" export --out "$ARTIFACTS/export" || true
+  echo "Review the diffs above (also in $ARTIFACTS/snapshots.diff). If the changes are intended, run"
+  echo "  $storybook check --snapshots $SNAPSHOTS --record --prune"
+  echo "and commit $SNAPSHOTS/ with your change."
+fi
+exit "$status"
