@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable {
     public var stateDirectory: URL?
     /// Where saved variants are kept (`Variants/` for `serve`); nil turns saving off.
     public var variantsDirectory: URL?
+    /// Golden projections the review page compares with (`--snapshots`); nil turns review off.
+    public var snapshotsDirectory: URL?
+    /// Whether the review page may accept a change by writing its golden (`--allow-record`).
+    public var allowRecord = false
     /// Seconds between keep-alive pings on idle WebSockets.
     public var pingInterval: Int = 30
     /// Seconds after which a subscriber that stopped reading is dropped.

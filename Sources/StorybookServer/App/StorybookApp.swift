@@ -42,7 +42,9 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             queue.asyncAfter(deadline: .now() + delay, execute: work)
         }
         self.router = HTTPRouter(
-            hub: hub, replays: replays, renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
+            hub: hub, replays: replays,
+            review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
+            renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
             access: access, maxJSONDepth: configuration.maxJSONDepth)
         self.webSocket = WebSocketHandler(hub: hub, replays: replays, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }

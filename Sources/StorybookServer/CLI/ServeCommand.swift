@@ -36,6 +36,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Where saved variants are written and loaded from, one JSON file per component.")
     var variantsDir = "Variants"
 
+    @Option(help: "Golden projections (as `storybook check` keeps them) for the review page at /#/review.")
+    var snapshots: String?
+
+    @Flag(help: "Let the review page accept a change by writing its golden into --snapshots.")
+    var allowRecord = false
+
     @Option(help: "Add a generated catalog of N stories, to try the storybook at scale.")
     var synthetic = 0
 
@@ -52,6 +58,7 @@ struct ServeCommand: ParsableCommand {
         if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
             throw ValidationError("--token may hold letters, digits, '-' and '_' only")
         }
+        if allowRecord && snapshots == nil { throw ValidationError("--allow-record needs --snapshots DIR") }
         if noAuth && token != nil { throw ValidationError("--no-auth and --token contradict each other") }
         if let publicDirectory {
             var isDirectory: ObjCBool = false
@@ -76,6 +83,8 @@ struct ServeCommand: ParsableCommand {
                 configuration.token = Self.generateToken()
             }
         }
+        configuration.snapshotsDirectory = snapshots.map { URL(fileURLWithPath: $0) }
+        configuration.allowRecord = allowRecord
         if configuration.publicDirectory == nil {
             logger.warning("no Public/ directory found: the browser UI is not served (use --public DIR)")
         }

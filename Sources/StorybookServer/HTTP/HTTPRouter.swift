@@ -6,6 +6,7 @@ import PropsCatalog
 struct HTTPRouter {
     let hub: StoryHub
     let replays: ReplayController
+    var review = ReviewSettings()
     let renders: RenderCache
     let staticFiles: StaticFiles?
     let access: AccessPolicy
@@ -53,6 +54,9 @@ struct HTTPRouter {
         case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
             guard hub.catalog.story(id: path[1]) != nil else { return .error(EditError(.notFound, "unknown story '\(path[1])'")) }
             return .json(["stopped": .bool(replays.stop(path[1]))])
+        case (_, _, "review"):
+            return ReviewRoute(catalog: hub.catalog, directory: review.snapshotsDirectory, allowRecord: review.allowRecord)
+                .respond(to: request, path: Array(path.dropFirst()))
         case ("GET", 3, "components") where path[2] == "schema":
             guard let component = hub.catalog.component(id: path[1]) else {
                 return .error(EditError(.notFound, "unknown component '\(path[1])'"))
@@ -201,4 +205,10 @@ struct HTTPRouter {
     private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {
         .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", allowed)])
     }
+}
+
+/// Where the review page compares projections with goldens, and whether it may write them.
+struct ReviewSettings: Sendable {
+    var snapshotsDirectory: String?
+    var allowRecord = false
 }

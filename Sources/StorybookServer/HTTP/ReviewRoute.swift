@@ -1,0 +1,78 @@
+import PropsCatalog
+
+/// The review page's API, when the server runs with `--snapshots DIR`: which stories differ from
+/// their goldens, with both text projections and the diff, and (with `--allow-record`) accepting
+/// a story's change by writing its goldens.
+struct ReviewRoute {
+    let catalog: Catalog
+    let directory: String?
+    let allowRecord: Bool
+
+    func respond(to request: HTTPRequest, path: [String]) -> HTTPResponse {
+        guard let directory else {
+            return .error(EditError(.notFound, "review is off: start the server with --snapshots DIR"))
+        }
+        switch (request.method, path.count) {
+        case (.get, 0), (.head, 0):
+            return list(directory)
+        case (.post, 2) where path[1] == "accept":
+            return accept(path[0], in: directory)
+        default:
+            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+        }
+    }
+
+    /// `{"snapshots", "allowRecord", "summary", "counts", "stories": [{"id", "title", "status", "files", "diff", "golden", "current"}]}`
+    /// for the stories that are not unchanged.
+    private func list(_ directory: String) -> HTTPResponse {
+        let report: SnapshotReport
+        do {
+            report = try SnapshotCheck(catalog: catalog).run(directory: directory)
+        } catch {
+            return .error(EditError(.notFound, error.description))
+        }
+        let stories: [JSONValue] = report.stories.filter { $0.status != .unchanged }.map { comparison in
+            let golden = try? FileSystem.read(directory + "/\(comparison.id).txt")
+            let current = catalog.story(id: comparison.id).flatMap { try? StorySnapshot($0) }?.files.first { $0.kind == .txt }?.bytes
+            return .object([
+                "id": .string(comparison.id), "title": comparison.title.map(JSONValue.string) ?? .null,
+                "status": .string(comparison.status.rawValue), "files": .array(comparison.files.map(JSONValue.string)),
+                "diff": .string(comparison.diff),
+                "golden": golden.flatMap { $0 }.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null,
+                "current": current.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null,
+            ])
+        }
+        return .json([
+            "snapshots": .string(directory), "allowRecord": .bool(allowRecord), "summary": .string(report.summary),
+            "counts": [
+                "unchanged": .integer(Int64(report.count(.unchanged))), "changed": .integer(Int64(report.count(.changed))),
+                "new": .integer(Int64(report.count(.new))), "removed": .integer(Int64(report.count(.removed))),
+            ],
+            "stories": .array(stories),
+        ])
+    }
+
+    /// Writes the goldens of one story (or deletes those of a removed one).
+    private func accept(_ id: String, in directory: String) -> HTTPResponse {
+        guard allowRecord else {
+            return .error(EditError(.forbidden, "accepting changes is off: start the server with --allow-record"))
+        }
+        do {
+            if let story = catalog.story(id: id) {
+                for file in try StorySnapshot(story).files {
+                    try FileSystem.writeAtomically(file.bytes, to: directory + "/" + file.name)
+                }
+                return .json(["id": .string(id), "accepted": true])
+            }
+            var removed = false
+            for name in try FileSystem.entries(directory) where StorySnapshot.storyID(ofFileNamed: name) == id {
+                try FileSystem.removeTree(directory + "/" + name)
+                removed = true
+            }
+            guard removed else { return .error(EditError(.notFound, "no story or golden '\(id)'")) }
+            return .json(["id": .string(id), "accepted": true, "removed": true])
+        } catch {
+            return .error(EditError(.storageFailed, error.description))
+        }
+    }
+}
