@@ -45,7 +45,6 @@ let package = Package(
         .testTarget(
             name: "PropsCatalogTests",
             dependencies: ["PropsCatalog", "DemoCatalog"],
-            exclude: ["Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(

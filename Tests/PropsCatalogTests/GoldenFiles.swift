@@ -4,7 +4,9 @@ import Testing
 /// Text goldens beside the tests: compared always, written only when `STORYBOOK_RECORD=1`
 /// asks and never on CI. A test that records fails, so a recording is never mistaken for a pass.
 enum GoldenFiles {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    /// The demo catalog's goldens: the `Snapshots/` directory `storybook check` also reviews.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Snapshots")
 
     static var isRecording: Bool {
         let environment = ProcessInfo.processInfo.environment

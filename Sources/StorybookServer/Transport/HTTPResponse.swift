@@ -1,3 +1,5 @@
+import PropsCatalog
+
 /// The answer to one ``HTTPRequest``.
 ///
 /// The transport owns the framing: it adds `content-length` itself (also for `HEAD`, whose body it does
@@ -31,11 +33,11 @@ extension HTTPResponse {
     /// the transport gives on its own (413 too large, 400 malformed framing, 404 on a WebSocket upgrade
     /// outside the WebSocket path, ...).
     static func transportError(status: Int, code: String, message: String) -> HTTPResponse {
-        let json = #"{"error":{"code":"\#(JSONText.escaped(code))","message":"\#(JSONText.escaped(message))"}}"#
+        let json: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
         return HTTPResponse(
             status: status,
             headers: [("content-type", "application/json; charset=utf-8")],
-            body: Array(json.utf8)
+            body: json.serializedBytes()
         )
     }
 }
