@@ -5,6 +5,8 @@ import PropsCatalog
 struct RenderedStory: Sendable {
     let text: String
     let fragment: String
+    /// "Title / Variant", the document's title.
+    let title: String
     let document: String
 
     init(_ story: Catalog.Story) throws {
@@ -13,6 +15,7 @@ struct RenderedStory: Sendable {
     }
 
     init(view: [ViewNode], title: String) {
+        self.title = title
         let projections = Projections(view)
         text = projections.text
         fragment = projections.html

@@ -7,9 +7,14 @@ final class RenderCache: Sendable {
     struct Entry: Sendable {
         let text: [UInt8]
         let textETag: String
-        let document: [UInt8]
-        let documentETag: String
+        /// The HTML fragment and the document's title: the standalone document is built from them
+        /// when asked for, so a large catalog does not keep a copy of the stylesheet per story.
         let fragment: String
+        let title: String
+        let documentETag: String
+
+        /// The standalone document `/render/{id}.html` serves.
+        var document: [UInt8] { Array(HTMLProjection.document(fragment: fragment, title: title).utf8) }
     }
 
     /// A serialized body and its strong ETag.
@@ -97,8 +102,7 @@ final class RenderCache: Sendable {
 
     static func entry(_ rendered: RenderedStory) -> Entry {
         let text = Array(rendered.text.utf8)
-        let document = Array(rendered.document.utf8)
-        return Entry(text: text, textETag: ContentHash.etag(text), document: document,
-                     documentETag: ContentHash.etag(document), fragment: rendered.fragment)
+        return Entry(text: text, textETag: ContentHash.etag(text), fragment: rendered.fragment, title: rendered.title,
+                     documentETag: ContentHash.etag(rendered.document.utf8))
     }
 }
