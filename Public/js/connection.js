@@ -4,7 +4,7 @@
 // Events (CustomEvent, `detail`):
 //   status   {status: 'connecting' | 'connected' | 'reconnecting' | 'offline', attempt, retryAt}
 //   open     {reconnected}   the socket is open and the subscriptions were sent again
-//   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history', ...})
+//   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history' | 'replay', ...})
 
 const PROTOCOL = 'storybook.v1';
 const OFFLINE_AFTER_ATTEMPTS = 3; // failed reconnects before the indicator says "offline"
@@ -22,6 +22,7 @@ export class Connection extends EventTarget {
     this.subscriptions = new Set();
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
+    this.started = false; // nothing connects before connect() (a static site never calls it)
     window.addEventListener('online', () => this.retryNow());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible' && this.status !== 'connected') this.retryNow();
@@ -35,6 +36,7 @@ export class Connection extends EventTarget {
   }
 
   connect() {
+    this.started = true;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
     if (this.socket) return;
@@ -98,7 +100,7 @@ export class Connection extends EventTarget {
 
   /** Skips the wait before the next reconnect attempt. */
   retryNow() {
-    if (this.socket) return;
+    if (this.socket || !this.started) return;
     this.attempt = Math.max(0, this.attempt - 1);
     this.connect();
   }

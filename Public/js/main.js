@@ -1,6 +1,11 @@
 // The storybook's browser UI: wires the sidebar, the preview, the controls, the raw JSON editor,
-// time travel and the actions log to the server (HTTP for the catalog and schemas, one WebSocket
-// for everything live). The address scheme is described in url-state.js.
+// time travel, replays and recordings, saving variants, the actions log and the review page to the
+// server (HTTP for the catalog, schemas, replays, saves and review; one WebSocket for everything
+// live). The address scheme is described in url-state.js.
+//
+// Served as a static site (`storybook export --site DIR`, whose index.html carries
+// <meta name="storybook-static">), the same UI reads the catalog, stories and schemas from the
+// site's files, opens no WebSocket, and shows everything read-only.
 
 import { Connection } from './connection.js';
 import { StoryIndex } from './story-index.js';
@@ -9,6 +14,10 @@ import { Preview } from './preview.js';
 import { Controls } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
+import { ReplayControls } from './replay.js';
+import { SaveVariant } from './save-variant.js';
+import { ReviewPage } from './review.js';
+import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
 import * as URLState from './url-state.js';
 import * as JSONPointer from './json-pointer.js';
@@ -33,6 +42,8 @@ const current = {
 const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
 let index = null;
 const schemas = new Map(); // component id -> Promise<schema | null>
+let staticSite = false;    // served by `storybook export --site`: read-only, no WebSocket
+let paths = dataPaths(false);
 
 // MARK: - Parts
 
@@ -41,6 +52,10 @@ const sidebar = new Sidebar($('sidebar'), { onOpen: (id) => openStory(id, { push
 const preview = new Preview($('preview'), {
   onDispatch: (command, payload) => {
     if (!current.storyId) return;
+    if (staticSite) {
+      toast(`Read-only static site: the command ${command} is not sent.`, 'info');
+      return;
+    }
     const ref = connection.nextRef('dispatch');
     refs.set(ref, { kind: 'dispatch' });
     if (!connection.send({ type: 'dispatch', story: current.storyId, command, payload, ref })) {
@@ -77,6 +92,41 @@ const timeTravel = new TimeTravel({
   onError: (message) => toast(message, 'error'),
 });
 
+const replay = new ReplayControls({
+  timeline: document.querySelector('.timeline'), speed: $('replay-speed'), start: $('replay'), stop: $('replay-stop'),
+  status: $('replay-status'), meter: $('replay-meter'), exportButton: $('recording-export'), importButton: $('recording-import'),
+  file: $('recording-file'), error: $('recording-error'), errorText: $('recording-error-text'), errorClose: $('recording-error-close'),
+}, {
+  onError: (message) => toast(message, 'error'),
+  onNotice: (message) => toast(message, 'ok'),
+  showHistory: () => $('tab-history').click(),
+});
+
+const saveVariant = new SaveVariant({
+  button: $('save-variant'), popover: $('save-popover'), form: $('save-popover'), input: $('save-name'),
+  submit: $('save-submit'), cancel: $('save-cancel'), error: $('save-error'),
+}, {
+  storyId: () => (current.state ? current.storyId : null),
+  onSaved: async (saved) => {
+    toast(`Saved as the new variant “${saved.name}”.`, 'ok');
+    try {
+      await loadIndex();
+    } catch { /* openStory says so if the story is not there */ }
+    openStory(saved.id, { push: true });
+  },
+});
+
+const review = new ReviewPage($('review'), {
+  onCount: (count) => {
+    $('review-link').hidden = count === null;
+    $('review-count').textContent = count ? String(count) : '';
+    $('review-link').title = count === null ? '' : (count
+      ? `${count} ${count === 1 ? 'story differs' : 'stories differ'} from the goldens`
+      : 'Every story matches its goldens');
+  },
+  toast: (text, kind) => toast(text, kind),
+});
+
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
 /** Sends an edit of the open story with a fresh ref; false when not connected. */
@@ -92,7 +142,7 @@ function send(message, meta) {
 
 async function loadIndex() {
   try {
-    const response = await fetch('api/index.json', { cache: 'no-cache' });
+    const response = await fetch(paths.index, { cache: 'no-cache' });
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     const body = await response.json();
     const text = JSON.stringify(body);
@@ -117,7 +167,9 @@ async function loadIndex() {
 function openStory(storyId, { push = false, linkProps, linkError } = {}) {
   if (!index) return;
   if (push) URLState.pushStory(storyId);
+  setView('story');
   closeSharePopover();
+  saveVariant.close();
   const story = index.stories.get(storyId);
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
@@ -127,6 +179,7 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     actions.clear();
     preview.clear();
     timeTravel.reset(story ? storyId : null);
+    replay.reset(story ? storyId : null);
     renderCrumbs();
     updateToolbar();
     sidebar.setActive(storyId);
@@ -136,7 +189,9 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     }
     showStageMessage('loading', `Loading ${story.title} / ${story.name}…`);
     document.title = `${story.title} / ${story.name} · Storybook`;
-    connection.subscribe(storyId);
+    $('save-component').textContent = story.title;
+    if (staticSite) loadStaticStory(storyId);
+    else connection.subscribe(storyId);
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
@@ -156,9 +211,21 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
   }
 }
 
+/** A static site's story: its registered variant, shown as a state that never changes. */
+async function loadStaticStory(storyId) {
+  try {
+    const response = await fetch(paths.story(storyId));
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    const story = await response.json();
+    if (current.storyId === storyId) onState({ ...story, type: 'state', story: storyId });
+  } catch (error) {
+    if (current.storyId === storyId) showStageMessage('error', `Could not load the story ${storyId} (${error.message}).`);
+  }
+}
+
 function loadSchema(componentId) {
   if (!schemas.has(componentId)) {
-    schemas.set(componentId, fetch(`api/components/${encodeURIComponent(componentId)}/schema`)
+    schemas.set(componentId, fetch(paths.schema(componentId))
       .then((response) => (response.ok ? response.json() : null))
       .catch(() => {
         schemas.delete(componentId);
@@ -173,6 +240,10 @@ function applyLinkProps() {
   const props = current.linkProps;
   current.linkProps = undefined;
   URLState.replaceStory(current.storyId);
+  if (staticSite) {
+    toast('Read-only static site: the props in the link are not applied; this is the registered variant.', 'info');
+    return;
+  }
   if (canonicalJSON(props) === canonicalJSON(current.state.props)) return;
   if (!send({ type: 'replace', props }, { kind: 'link', props })) {
     current.linkProps = props; // try again once connected
@@ -184,7 +255,7 @@ async function variantValue(pointer, caseName) {
   const component = index?.components.get(current.story?.componentId);
   if (!component) return undefined;
   if (!current.variants) {
-    current.variants = Promise.all(component.stories.map((id) => fetch(`api/stories/${encodeURIComponent(id)}`)
+    current.variants = Promise.all(component.stories.map((id) => fetch(paths.story(id))
       .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
   }
   const stories = await current.variants;
@@ -220,6 +291,7 @@ connection.addEventListener('message', ({ detail: message }) => {
       if (message.story === current.storyId) actions.add(message);
       break;
     case 'history': timeTravel.onHistory(message); break;
+    case 'replay': replay.onReplay(message); break;
     default: break;
   }
 });
@@ -234,7 +306,9 @@ function onState(state) {
   $('stage-text').textContent = state.text;
   if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
   jsonEditor.setProps(state.props, state.version);
+  if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
   timeTravel.onState(state);
+  replay.onState(state);
   updateToolbar();
 
   const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
@@ -327,6 +401,7 @@ connection.addEventListener('open', ({ detail }) => {
     if (current.storyId && !current.story && index.stories.has(current.storyId)) openStory(current.storyId);
   }).catch(() => {});
   timeTravel.reload();
+  review.refresh().then(() => review.render());
   toast('Reconnected.', 'ok');
 });
 
@@ -341,7 +416,8 @@ function renderCrumbs() {
   const parts = current.story.title.split('/').map((s) => s.trim());
   crumbs.replaceChildren(
     ...parts.flatMap((part) => [h('span', { class: 'crumb' }, part), h('span', { class: 'crumb-sep', attrs: { 'aria-hidden': 'true' } }, '/')]),
-    h('strong', { class: 'crumb-story' }, current.story.name));
+    h('strong', { class: 'crumb-story' }, current.story.name),
+    ...(current.story.saved ? [h('span', { class: 'badge-saved', title: 'A saved variant (in the variants directory)' }, 'saved')] : []));
 }
 
 function updateToolbar() {
@@ -349,6 +425,27 @@ function updateToolbar() {
   $('version').textContent = state ? `v${state.version}` : '';
   $('reset').disabled = !state;
   $('share').disabled = !state;
+  $('save-variant').disabled = !state;
+}
+
+// MARK: - Views: a story, or the review page
+
+function setView(view) {
+  const reviewing = view === 'review';
+  document.body.classList.toggle('is-review', reviewing);
+  if (reviewing) {
+    closeSharePopover();
+    saveVariant.close();
+    $('crumbs').replaceChildren(h('strong', { class: 'crumb-story' }, 'Review'));
+    document.title = 'Review · Storybook';
+    sidebar.setActive(null);
+    review.show();
+  } else if (!$('review').hidden) {
+    review.hide();
+    sidebar.setActive(current.storyId);
+    renderCrumbs();
+    if (current.story) document.title = `${current.story.title} / ${current.story.name} · Storybook`;
+  }
 }
 
 function showStageMessage(kind, text, extra) {
@@ -414,6 +511,7 @@ for (const tab of dockTabs) {
   tab.addEventListener('click', () => {
     selectTab(dockTabs, tab);
     $('actions-clear').hidden = tab.id !== 'tab-actions';
+    $('history-tools').hidden = tab.id !== 'tab-history';
   });
 }
 for (const tabs of [stageTabs, dockTabs]) {
@@ -441,8 +539,9 @@ $('share').addEventListener('click', () => {
   const popover = $('share-popover');
   if (!popover.hidden) { closeSharePopover(); return; }
   if (!current.state) return;
-  const link = URLState.shareLink(current.storyId, current.state.props);
+  const link = URLState.shareLink(current.storyId, staticSite ? undefined : current.state.props);
   $('share-link').value = link;
+  $('share-standalone').hidden = staticSite;
   $('share-standalone').href = `render/${encodeURIComponent(current.storyId)}.html?live=1`;
   popover.hidden = false;
   $('share').setAttribute('aria-expanded', 'true');
@@ -484,8 +583,10 @@ function toast(text, kind = 'info') {
 window.addEventListener('popstate', () => openFromLocation());
 
 function openFromLocation() {
-  const { storyId, props, propsError } = URLState.readLocation();
-  if (storyId) {
+  const { storyId, props, propsError, review: reviewing } = URLState.readLocation();
+  if (reviewing && !staticSite) {
+    setView('review');
+  } else if (storyId) {
     openStory(storyId, { linkProps: props, linkError: propsError });
   } else if (index?.storyNodes.length) {
     const first = index.nodes[index.storyNodes[0]].storyId;
@@ -496,9 +597,29 @@ function openFromLocation() {
   }
 }
 
+/** Read-only: the data comes from the site's files, nothing can be edited, no WebSocket. */
+function enterStaticMode() {
+  staticSite = true;
+  paths = dataPaths(true);
+  document.body.classList.add('is-static');
+  $('static-notice').hidden = false;
+  $('conn').hidden = true;
+  $('controls').disabled = true;
+  $('json-text').readOnly = true;
+  $('json-read-only').hidden = false;
+  $('reset').hidden = true;
+  $('save-variant').hidden = true;
+  replay.setEnabled(false);
+}
+
 async function start() {
-  connection.connect();
   const previewReady = preview.init();
+  if (isStaticSite()) {
+    enterStaticMode();
+  } else {
+    connection.connect();
+    review.refresh();
+  }
   for (;;) {
     try {
       await loadIndex();

@@ -171,11 +171,12 @@ export class Sidebar {
 
   renderRow(nodeIndex, position, filtering) {
     const node = this.index.nodes[nodeIndex];
-    const isFolder = node.kind !== 'story';
+    const isFolder = isFolderNode(node);
     const expanded = isFolder && (filtering || !this.collapsed.has(node.key));
     const classes = ['tree-row', `is-${node.kind}`];
     if (nodeIndex === this.cursor) classes.push('is-cursor');
     if (node.kind === 'story' && node.storyId === this.activeStory) classes.push('is-active');
+    const broken = node.kind === 'unloadable' || node.kind === 'unloadable-error';
     return h('div', {
       class: classes.join(' '),
       id: `node-${nodeIndex}`,
@@ -185,13 +186,30 @@ export class Sidebar {
         'aria-level': node.depth + 1,
         'aria-expanded': isFolder ? String(expanded) : null,
         'aria-selected': node.kind === 'story' ? String(node.storyId === this.activeStory) : null,
-        title: node.kind === 'story' ? `${this.index.stories.get(node.storyId).title} / ${node.label}` : node.title || node.label,
+        'aria-disabled': broken ? 'true' : null,
+        title: this.rowTitle(node),
       },
       style: `transform: translateY(${position * ROW_HEIGHT}px); padding-left: ${8 + node.depth * 14}px`,
     },
     isFolder ? h('span', { class: `chevron${expanded ? ' is-open' : ''}`, attrs: { 'aria-hidden': 'true' } }) : h('span', { class: 'chevron-space' }),
     h('span', { class: `icon icon-${node.kind}`, attrs: { 'aria-hidden': 'true' } }),
-    h('span', { class: 'label' }, highlight(node.label, filtering ? this.query : '')));
+    h('span', { class: node.kind === 'unloadable-error' ? 'label row-error' : 'label' }, highlight(node.label, filtering ? this.query : '')),
+    node.saved ? h('span', { class: 'badge-saved', attrs: { 'aria-label': '(saved variant)' } }, 'saved') : null,
+    node.kind === 'unloadable' ? h('span', { class: 'badge-unloadable' }, 'cannot load') : null);
+  }
+
+  rowTitle(node) {
+    switch (node.kind) {
+      case 'story': {
+        const title = `${this.index.stories.get(node.storyId).title} / ${node.label}`;
+        return node.saved ? `${title} (a saved variant)` : title;
+      }
+      case 'unloadable':
+      case 'unloadable-error':
+        return `The saved variant “${node.name}” cannot be loaded: ${node.error}${node.file ? ` (${node.file})` : ''}`;
+      default:
+        return node.title || node.label;
+    }
   }
 
   onClick(event) {
@@ -208,7 +226,7 @@ export class Sidebar {
     if (!node) return;
     if (node.kind === 'story') {
       this.onOpen(node.storyId);
-    } else if (!this.query.trim()) {
+    } else if (isFolderNode(node) && !this.query.trim()) {
       this.toggle(node, !this.collapsed.has(node.key));
     }
     this.scheduleRender();
@@ -244,7 +262,7 @@ export class Sidebar {
         if (fromInput || this.cursor < 0 || this.query.trim()) return;
         const node = this.index.nodes[this.cursor];
         const collapse = event.key === 'ArrowLeft';
-        if (node.kind === 'story' || (collapse && this.collapsed.has(node.key))) {
+        if (!isFolderNode(node) || (collapse && this.collapsed.has(node.key))) {
           if (collapse && node.parent >= 0) move(this.positionOf(node.parent));
           else return;
         } else {
@@ -282,6 +300,11 @@ function highlight(label, query) {
   }
   if (at < label.length) parts.push(label.slice(at));
   return parts;
+}
+
+/** Groups and components fold; stories and unloadable saved variants do not. */
+function isFolderNode(node) {
+  return node.kind === 'group' || node.kind === 'component';
 }
 
 function isEditable(target) {

@@ -3,6 +3,10 @@
 //
 // "Auth/Login" with stories Empty and Filled becomes:
 //   group "Auth"  >  component "Login"  >  stories "Empty", "Filled"
+//
+// Saved variants are stories with `saved: true`; saved variants the server could not load
+// (`unloadable` in the index) are nodes of kind 'unloadable' (the name) and 'unloadable-error'
+// after their component's stories.
 
 export class StoryIndex {
   /** @param index the body of GET /api/index.json */
@@ -60,16 +64,27 @@ export class StoryIndex {
           const storyIndex = this.nodes.length;
           this.nodes.push({
             kind: 'story', label: story.name, depth: depth + 1, parent: index, end: storyIndex + 1,
-            key: `s:${story.id}`, storyId: story.id, componentId: component.id,
+            key: `s:${story.id}`, storyId: story.id, componentId: component.id, saved: story.saved === true,
           });
           this.stories.set(story.id, {
             id: story.id, name: story.name, componentId: component.id, title: component.title,
-            propsType: component.propsType, node: storyIndex,
+            propsType: component.propsType, node: storyIndex, saved: story.saved === true,
           });
           this.storyNodes.push(storyIndex);
           const text = `${component.title} / ${story.name}`.toLowerCase();
           this.haystacks.push(`${text} ${story.id}`);
           this.fuzzyHaystacks.push(text);
+        }
+        // Saved variants that no longer decode: listed (not openable) after the stories, each
+        // followed by a row with its error.
+        for (const broken of component.unloadable || []) {
+          for (const kind of ['unloadable', 'unloadable-error']) {
+            const brokenIndex = this.nodes.length;
+            this.nodes.push({
+              kind, label: kind === 'unloadable' ? broken.name : withoutCode(broken.error), depth: depth + 1, parent: index, end: brokenIndex + 1,
+              key: `${kind}:${component.id}:${broken.name}`, componentId: component.id, name: broken.name, error: broken.error, file: broken.file,
+            });
+          }
         }
       }
       node.end = this.nodes.length;
@@ -138,6 +153,11 @@ export class StoryIndex {
     }
     return rows;
   }
+}
+
+/** "invalid-props: missing field name" -> "missing field name" (the row is narrow; its tooltip has it all). */
+function withoutCode(error) {
+  return String(error ?? '').replace(/^[a-z]+(?:-[a-z]+)*: /, '');
 }
 
 /** Do the letters of `needle` appear in `hay` in order? */

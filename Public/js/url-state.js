@@ -4,6 +4,8 @@
 //   /#/story/<story-id>?props=<base64url>    opens it with these props: the UTF-8 bytes of the props' JSON,
 //                                            base64url-encoded without padding, so any character survives.
 //
+//   /#/review                                the review page (when the server runs with --snapshots)
+//
 // Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
 // from the live props), then drops `props` from the address bar so a reload does not re-apply them.
 
@@ -25,11 +27,14 @@ export function decodeBase64Url(encoded) {
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
+export const REVIEW_HASH = '#/review';
+
 /**
- * What a location asks for: `{storyId, props, propsError}`. `storyId` is null when the fragment names
+ * What a location asks for: `{storyId, props, propsError, review}`. `storyId` is null when the fragment names
  * no story; `props` is undefined when the link carries none; `propsError` says why carried props are unusable.
  */
 export function readLocation(location = window.location) {
+  if (/^#\/review\/?$/.test(location.hash)) return { storyId: null, review: true };
   const match = /^#\/story\/([^?]*)(?:\?(.*))?$/.exec(location.hash);
   if (!match) return { storyId: null };
   let storyId;

@@ -72,7 +72,7 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "storybook")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
-            host: host, port: port, publicDirectory: resolvedPublicDirectory(), maxMessageBytes: maxMessageBytes,
+            host: host, port: port, publicDirectory: PublicDirectory.resolve(publicDirectory), maxMessageBytes: maxMessageBytes,
             token: token, allowedOrigins: allowOrigin,
             stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir),
             variantsDirectory: URL(fileURLWithPath: variantsDir))
@@ -103,17 +103,6 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CLIError("cannot serve on \(host):\(port): \(error)")
         }
-    }
-
-    private func resolvedPublicDirectory() -> URL? {
-        if let publicDirectory { return URL(fileURLWithPath: publicDirectory) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let candidates = [
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Public"),
-            executable.deletingLastPathComponent().appendingPathComponent("Public"),
-            executable.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public"),
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
     }
 
     private static func generateToken() -> String {

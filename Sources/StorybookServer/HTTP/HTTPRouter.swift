@@ -13,6 +13,10 @@ struct HTTPRouter {
     let maxJSONDepth: Int
 
     static let textType = "text/plain; charset=utf-8"
+    /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
+    static let previewStylesheetName = "preview.css"
+    private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
+    private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
 
     func route(_ request: HTTPRequest) -> HTTPResponse {
@@ -30,6 +34,8 @@ struct HTTPRouter {
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
             return render(request, Array(segments.dropFirst()))
+        case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
+            return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
         case ("GET", _), ("HEAD", _):
             guard let staticFiles else { return .error(EditError(.notFound, "no such file: \(request.path)")) }
             var response = staticFiles.response(for: request)
