@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Profiles a server under a short load with valgrind's callgrind (perf is not available here) and
+# prints the top functions by inclusive and self cost, counting only the load (the counters are
+# zeroed once the server listens).
+#   Benchmarks/profile.sh SCENARIO [SECONDS] [storybook|baseline] [-- extra serve args]
+# SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
+# /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
+# The baseline answers render on /txt and api on /json with bytes saved from a storybook run
+# (Benchmarks/results/work/static, written by run.sh).
+# Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scenario=${1:?scenario: render|api|index|fanout|idle}
+seconds=${2:-15}
+server=${3:-storybook}
+shift $(( $# < 3 ? $# : 3 ))
+[[ ${1:-} == -- ]] && shift
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+make -C Benchmarks --quiet
+story=profile-user-profile--default
+work=Benchmarks/results/work
+mkdir -p "$work"
+out=$work/callgrind.$server.$scenario.out
+if [[ $server == baseline ]]; then
+  static=$work/static
+  argv=(Benchmarks/build/baseline --port 0 --msg-bytes 631)
+  [[ -f $static/story.txt ]] && argv+=(--txt "$static/story.txt" --json "$static/story.json" --static-dir "$static")
+  render_path=/txt api_path=/json
+else
+  argv=(.build-bench/release/storybook serve --port 0 "$@")
+  # a fresh journal directory, so that profiling neither restores nor leaves state in the project
+  if .build-bench/release/storybook serve --help | grep -q -- --state-dir; then
+    rm -rf "$work/state-profile"
+    argv+=(--state-dir "$work/state-profile")
+  fi
+  [[ $scenario == index ]] && argv+=(--synthetic 10000)
+  render_path=/render/$story.txt api_path=/api/stories/$story
+fi
+
+valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --collect-jumps=no \
+  "${argv[@]}" >"$work/profile.stdout" 2>"$work/profile.stderr" &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+port=
+for _ in $(seq 1 600); do
+  port=$(grep -o 'Listening on http://127.0.0.1:[0-9]*' "$work/profile.stdout" 2>/dev/null | grep -o '[0-9]*$' || true)
+  [[ -n $port ]] && break
+  kill -0 $pid 2>/dev/null || { cat "$work/profile.stderr" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n $port ]] || { echo "server did not start under valgrind" >&2; exit 1; }
+sleep 1
+callgrind_control -z $pid >/dev/null
+echo "== $server under callgrind on port $port (counters zeroed); $scenario load for $seconds s" >&2
+case $scenario in
+  render) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$render_path" ;;
+  api) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$api_path" ;;
+  index) wrk -t1 -c2 -d"${seconds}s" "http://127.0.0.1:$port/api/index.json" ;;
+  fanout) Benchmarks/build/loadclient fanout --port "$port" --subs 100 --rate "${RATE:-5}" --duration "$seconds" \
+            --warmup 1 --drain 20 --pid $pid --label callgrind ;;
+  idle) timeout $((seconds + 120)) Benchmarks/build/loadclient idle --port "$port" --conns 1000 --hold "$seconds" ;;
+  *) echo "unknown scenario $scenario" >&2; exit 2 ;;
+esac
+kill -TERM $pid
+for _ in $(seq 1 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+trap - EXIT
+{
+  callgrind_annotate --inclusive=yes "$out" 2>/dev/null | head -80 || true
+  echo
+  callgrind_annotate "$out" 2>/dev/null | head -60 || true
+} | sed -E 's#/work/main/##g; s# \[[^]]*\]$##' | cut -c1-220 >"$work/callgrind.$server.$scenario.txt"
+echo "== $work/callgrind.$server.$scenario.txt" >&2

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The storybook's performance benchmark (see docs/performance.md).
+#   Benchmarks/run.sh [--quick] [--no-build] [--update-docs] [--server-args "..."] [--journal-args "..."]
+#                     [--p5-seconds N] [--only p1,p2,p3,p4,p5] ...   (Benchmarks/bench.py --help for all)
+# Builds the C load client and baseline (make) and the release server (.build-bench), then runs
+# every scenario on 127.0.0.1, prints the table and writes Benchmarks/results/latest.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+build=1
+args=()
+for arg in "$@"; do
+  if [[ $arg == --no-build ]]; then build=0; else args+=("$arg"); fi
+done
+
+make -C Benchmarks --quiet
+if [[ $build == 1 ]]; then
+  echo "== swift build -c release --product storybook --scratch-path .build-bench" >&2
+  if ! swift build -c release --product storybook --scratch-path .build-bench >&2; then
+    if [[ -x .build-bench/release/storybook ]]; then
+      echo "warning: the release build failed; benchmarking the previous binary" >&2
+    else
+      exit 1
+    fi
+  fi
+fi
+
+python=python3
+[[ -x .venv/bin/python ]] && python=.venv/bin/python
+exec "$python" Benchmarks/bench.py --command "Benchmarks/run.sh $*" "${args[@]}"
