@@ -23,6 +23,14 @@ public struct Movie: Codable, Sendable, Equatable {
 public struct MovieListProps: Codable, Sendable, Equatable {
     public var movies: [Movie]
     public var isLoading: Bool
+    /// The movie last opened from the list, highlighted.
+    public var selectedID: String?
+
+    public init(movies: [Movie], isLoading: Bool, selectedID: String? = nil) {
+        self.movies = movies
+        self.isLoading = isLoading
+        self.selectedID = selectedID
+    }
 }
 
 /// "Media/Movie Detail": the child component showing one movie.
@@ -64,7 +72,7 @@ public enum Movies {
         } else {
             List {
                 ForEach(props.movies) { movie in
-                    ListItem(command: movie.open) {
+                    ListItem(isSelected: movie.id == props.selectedID, command: movie.open) {
                         Text("\(movie.title) (\(movie.year))")
                         Badge("★ \(movie.rating)", tone: movie.rating >= 8 ? .success : .neutral)
                     }
@@ -75,6 +83,12 @@ public enum Movies {
     .variant("Default", MovieListProps(movies: catalog, isLoading: false))
     .variant("Loading", MovieListProps(movies: [], isLoading: true))
     .variant("Empty", MovieListProps(movies: [], isLoading: false))
+    .suggesting { props, invocation in
+        guard let movie = props.movies.first(where: { $0.open == invocation.command }) else { return nil }
+        var next = props
+        next.selectedID = movie.id
+        return next
+    }
 
     public static let detail = Component<MovieDetailProps>("Media/Movie Detail") { props in
         VStack {
@@ -145,6 +159,7 @@ public enum Movies {
         case _ where name.hasPrefix("open:"):
             guard let movie = props.list.movies.first(where: { $0.open == invocation.command }) else { return nil }
             next.route = ["movies", movie.id]
+            next.list.selectedID = movie.id
             next.detail = MovieDetailProps(movie: movie, isFavorite: false, back: "back")
         default:
             return nil

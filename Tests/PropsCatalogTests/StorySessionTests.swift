@@ -90,6 +90,22 @@ import Testing
         #expect(cancelling.props == ["cancelling": [:]])
     }
 
+    @Test func everyDemoComponentWithCommandsSuggests() throws {
+        for component in catalog.components {
+            let usesCommands = try component.variants.contains { variant in
+                Projections(try component.validate(variant.props).get().view).text.contains(" -> ")
+            }
+            #expect(!usesCommands || component.hasSuggestions, "\(component.title) renders commands but suggests nothing")
+        }
+    }
+
+    @Test func openingAMovieFromTheListSelectsIt() throws {
+        var session = try session("media-movie-list--default")
+        let opened = try change(session.apply(.dispatch(CommandInvocation("open:arrival")), source: .http))
+        #expect(opened.props["selectedID"] == "arrival")
+        #expect(opened.projections.text.contains("item (selected) -> open:arrival"))
+    }
+
     @Test func historyRebuildsEveryVersionFromPatchesAndSnapshots() throws {
         var session = try session()
         for index in 0..<100 {
