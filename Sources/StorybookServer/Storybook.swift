@@ -50,23 +50,30 @@ public final class Storybook: Sendable {
     }
 
     /// Starts, prints `Listening on http://HOST:PORT/` and serves until SIGINT or SIGTERM.
+    ///
+    /// SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask) and taken
+    /// with `sigwait` here, so a signal sent the moment the line is printed is never lost.
     public func run() throws {
+        var stopSignals = Self.blockStopSignals()
         let port = try start()
-        let stopped = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { @Sendable in stopped.signal() }
-            source.resume()
-            return source
-        }
         var url = "http://\(Self.urlHost(configuration.host)):\(port)/"
         if let token = configuration.token { url += "?token=\(token)" }
         FileHandle.standardOutput.write(Data("Listening on \(url)\n".utf8))
-        stopped.wait()
-        logger.info("stopping")
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        logger.info("stopping on signal \(received)")
         stop()
-        signals.forEach { $0.cancel() }
+    }
+
+    /// Blocks SIGINT and SIGTERM in the calling thread (and the threads it starts from now on),
+    /// so that `sigwait` takes them; returns their set.
+    static func blockStopSignals() -> sigset_t {
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        return stopSignals
     }
 
     private static func urlHost(_ host: String) -> String {

@@ -145,10 +145,12 @@ def test_the_sites_data_equals_what_a_fresh_server_answers(site, tmp_path):
                 data = json.loads((directory / "static" / "stories" / f"{story['id']}.json").read_text())
                 assert data == server.get(f"/api/stories/{story['id']}").json(), story["id"]
                 assert data["version"] == 1
-        # The UI's files are copies of Public/, index.html marked as a static site's.
+        # The UI's files are copies of Public/, index.html marked as a static site's, plus the
+        # preview stylesheet the server serves at /preview.css.
         public = tree(ROOT / "Public")
         copied = {name: data for name, data in tree(directory).items() if not name.startswith("static/")}
-        assert set(copied) == set(public)
+        assert set(copied) == set(public) | {"preview.css"}
+        assert copied["preview.css"] == server.get("/preview.css").content
         for name, data in public.items():
             if name != "index.html":
                 assert copied[name] == data, name

@@ -20,6 +20,8 @@ final class StoryHub {
     var variants: VariantStore?
     /// Saved variants that could not be loaded, listed in the index.
     var unloadable: [VariantStore.Unloadable] = []
+    /// Every live session's HTTP answer, for the event loop to serve from memory.
+    let liveStates = LiveStateCache()
 
     init(catalog: Catalog, sink: any MessageSink, logger: Logger) {
         self.catalog = catalog
@@ -30,6 +32,7 @@ final class StoryHub {
     /// Makes restored sessions live, before any request is served.
     func install(_ restored: [String: StorySession]) {
         sessions.merge(restored) { _, restored in restored }
+        restored.values.forEach(liveStates.publish)
     }
 
     /// The session of a story, created at version 1 on first use.
@@ -41,6 +44,7 @@ final class StoryHub {
         do {
             let session = try StorySession(story: story)
             sessions[storyID] = session
+            liveStates.publish(session)
             return .success(session)
         } catch {
             return .failure(error)
@@ -70,6 +74,7 @@ final class StoryHub {
                         return .failure(error)
                     }
                 }
+                liveStates.publish(session)
                 broadcast(StateMessage.json(session, cause: change.entry), story: storyID)
                 return .success(session)
             }

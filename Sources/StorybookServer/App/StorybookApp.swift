@@ -13,6 +13,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let router: HTTPRouter
     private let webSocket: WebSocketHandler
     private let renders: RenderCache
+    private let liveStates: LiveStateCache
     private let access: AccessPolicy
     private let logger: Logger
 
@@ -35,6 +36,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         let renders = RenderCache(catalog: catalog, unloadable: unloadable)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
         self.hub = hub
+        self.liveStates = hub.liveStates
         self.renders = renders
         self.access = access
         let queue = self.queue
@@ -68,10 +70,6 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
 
     func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID) {
         logger.debug("request", metadata: ["sb.method": "\(request.method.rawValue)", "sb.path": "\(request.path)"])
-        if let response = fastResponse(request) {
-            transport.respond(to: id, with: response)
-            return
-        }
         queue.async {
             transport.respond(to: id, with: self.router.route(request))
         }
@@ -101,10 +99,15 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         queue.async { self.webSocket.closed(id) }
     }
 
-    /// Answers that need no work: a projection already in memory, the health check.
-    private func fastResponse(_ request: HTTPRequest) -> HTTPResponse? {
+    /// Answers that need no work, given on the loop thread: a projection already in memory, the health check.
+    func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
         if request.path == "/healthz" { return .json(["status": "ok"]) }
+        if request.path.hasPrefix("/api/stories/"), access.isAuthorized(headers: request.headers, query: request.query) {
+            let id = request.path.dropFirst("/api/stories/".count)
+            guard !id.contains("/"), !id.contains("%"), let body = liveStates.body(String(id)) else { return nil }
+            return HTTPResponse(status: 200, headers: [("Content-Type", HTTPResponse.jsonType), ("Cache-Control", "no-store")], body: body)
+        }
         guard request.path.hasPrefix("/render/"), request.queryItems.isEmpty || request.query["live"] == nil,
               access.isAuthorized(headers: request.headers, query: request.query) else { return nil }
         let name = request.path.dropFirst("/render/".count)

@@ -69,6 +69,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        _ = Storybook.blockStopSignals()  // before any thread starts, so none takes a stop signal away
         var logger = Logger(label: "storybook")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(

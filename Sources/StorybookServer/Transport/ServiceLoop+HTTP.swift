@@ -127,6 +127,10 @@ extension ServiceLoop {
             lws_callback_on_writable(connection.wsi)
             return
         }
+        if let response = delegate.transport(transport, immediateResponseTo: request) {
+            respond(to: connection.id, with: response)
+            return
+        }
         delegate.transport(transport, didReceive: request, id: connection.id)
     }
 

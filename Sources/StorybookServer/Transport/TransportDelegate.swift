@@ -9,6 +9,11 @@ package protocol TransportDelegate: AnyObject, Sendable {
     /// connection reads no further request until then.
     func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID)
 
+    /// Asked first for every complete request: an answer the delegate has ready in memory, given at once
+    /// on the loop thread with no hand-over (a cached projection, a health check), or nil to be asked
+    /// `didReceive` instead. Must be cheap. The default answers nil.
+    func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse?
+
     /// A client asks to open a WebSocket on the WebSocket path. Decide synchronously and cheaply (Origin
     /// and token checks); the request is still plain HTTP, so a rejection is sent as an HTTP response.
     func transport(_ transport: Transport, shouldAccept upgrade: UpgradeRequest) -> UpgradeDecision
@@ -23,4 +28,10 @@ package protocol TransportDelegate: AnyObject, Sendable {
     /// A WebSocket that was opened closed, for whatever reason (either side, timeout, shutdown). Messages
     /// sent to `id` from now on are dropped.
     func transport(_ transport: Transport, didClose id: ConnectionID)
+}
+
+extension TransportDelegate {
+    package func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse? {
+        nil
+    }
 }
