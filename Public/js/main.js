@@ -195,6 +195,7 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
+      if (!staticSite && schema && JSON.stringify(schema).includes('"union"')) componentVariants();  // ready before a case switch
       $('props-type').textContent = story.propsType || schema?.name || '';
       controls.reset(schema);
       if (schema === null) {
@@ -251,14 +252,21 @@ function applyLinkProps() {
 }
 
 /** For switching a union's case: the value some story of this component has there with that case. */
-async function variantValue(pointer, caseName) {
+/** The props of the open component's stories, fetched once per story opened (union case switching). */
+function componentVariants() {
   const component = index?.components.get(current.story?.componentId);
-  if (!component) return undefined;
+  if (!component) return null;
   if (!current.variants) {
     current.variants = Promise.all(component.stories.map((id) => fetch(paths.story(id))
       .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
   }
-  const stories = await current.variants;
+  return current.variants;
+}
+
+async function variantValue(pointer, caseName) {
+  const variants = componentVariants();
+  if (!variants) return undefined;
+  const stories = await variants;
   const tokens = JSONPointer.parse(pointer);
   for (const story of stories) {
     if (!story) continue;

@@ -219,7 +219,7 @@ def test_integer_controls_refuse_fractions_and_enums_and_unions_edit(fresh_serve
     control(page, "/indicatorColor").select_option(label="green")
     expect(preview(page).locator(".sb-badge")).to_have_text("pin: green")
     control(page, "/status", "case").select_option("failed")
-    expect(preview(page).locator(".sb-text")).to_have_text("The location service is unreachable.")
+    expect(preview(page).locator(".sb-text")).to_have_text("The location service is unreachable.", timeout=15000)
     expect(control(page, "/status/failed/message")).to_have_value("The location service is unreachable.")
     # Arrays: remove and move.
     control(page, "/status", "case").select_option("idle")
