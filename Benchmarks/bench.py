@@ -335,8 +335,9 @@ def machine_info() -> dict:
             model = line.split(":", 1)[1].strip()
             break
     return {
-        "nproc": sh("nproc"), "cpu_model": model, "free_h": sh("free -h"), "kernel": platform.release(),
-        "os": sh(". /etc/os-release && echo $PRETTY_NAME"), "libwebsockets": sh("pkg-config --modversion libwebsockets"),
+        "nproc": sh("nproc"), "cpu_model": model, "kernel": platform.release(),
+        "free_h": subprocess.run(["free", "-h"], capture_output=True, text=True, timeout=30).stdout.rstrip(),
+        "os": sh(". /etc/os-release && echo $PRETTY_NAME"), "libwebsockets": sh("pkg-config --modversion libwebsockets").rstrip("-"),
         "swift": sh("swift --version 2>&1 | head -1"), "wrk": sh("wrk --version 2>&1 | head -1"),
         "git_head": sh(f"git -C {shlex.quote(str(ROOT))} rev-parse --short HEAD"),
         "git_dirty_files": sh(f"git -C {shlex.quote(str(ROOT))} status --porcelain | wc -l"),
@@ -374,16 +375,14 @@ def p2_fetch(args, sb: Server, bl: Server) -> dict:
     return out
 
 
-def fanout_rounds(args, sb: Server, bl: Server | None, mode: str, rate: float, slow: int = 0,
-                  sbn: Server | None = None) -> dict:
-    """Runs a fan-out scenario `args.rounds` times on each server, interleaved (baseline, storybook and,
-    when given, the storybook without its journal); keeps every run and picks each server's best (lowest
-    p99 when paced, most deliveries/s in flood): other processes on the machine only ever make a run worse."""
-    targets = [(name, server) for name, server in (("baseline", bl), ("storybook", sb), ("storybook_no_persist", sbn))
-               if server is not None]
-    runs: dict = {name: [] for name, _ in targets}
+def fanout_rounds(args, mode: str, rate: float, targets: list[tuple[str, Server, int]]) -> dict:
+    """Runs a fan-out scenario `args.rounds` times on each (name, server, stalled readers) target, the
+    targets interleaved within every round so that they all meet the same background load; keeps every
+    run and picks each target's best (lowest p99 when paced, most deliveries/s in flood): other
+    processes on the machine only ever make a run worse."""
+    runs: dict = {name: [] for name, _, _ in targets}
     for round_number in range(args.rounds):
-        for name, server in targets:
+        for name, server, slow in targets:
             runs[name].append(loadclient_fanout(server.port, server.pid, f"{name}-{mode}-{round_number + 1}", rate,
                                                 args.p1_seconds, subs=args.subs, window=args.window, slow=slow))
     out: dict = {"runs": runs}
@@ -395,15 +394,20 @@ def fanout_rounds(args, sb: Server, bl: Server | None, mode: str, rate: float, s
     return out
 
 
-def p1_fanout(args, sb: Server, bl: Server | None, sbn: Server | None = None) -> dict:
-    return {"paced": fanout_rounds(args, sb, bl, "paced", args.rate, sbn=sbn),
-            "flood": fanout_rounds(args, sb, bl, "flood", 0, sbn=sbn)}
+def p1_fanout(args, sb: Server, bl: Server, sbn: Server | None = None, stalled: bool = False) -> dict:
+    """P1 paced and flood on the baseline, the storybook and (journal cost) the storybook without its
+    journal; with `stalled`, the paced rounds also run P5's "one stalled reader" variant on the baseline
+    and the storybook, interleaved with the plain runs it is compared with."""
+    servers = [("baseline", bl, 0), ("storybook", sb, 0)] + ([("storybook_no_persist", sbn, 0)] if sbn else [])
+    paced_targets = servers + ([("baseline_stalled", bl, 1), ("storybook_stalled", sb, 1)] if stalled else [])
+    return {"paced": fanout_rounds(args, "paced", args.rate, paced_targets),
+            "flood": fanout_rounds(args, "flood", 0, servers)}
 
 
-def p5_slow(args, sb: Server, bl: Server) -> dict:
-    """The others' latency with one stalled reader (same length and rounds as P1 paced), then the
-    storybook's RSS sampled every second over a longer run with the stalled reader."""
-    out: dict = fanout_rounds(args, sb, bl, "slow", args.rate, slow=1)
+def p5_slow(args, sb: Server, p1: dict) -> dict:
+    """The others' latency with one stalled reader (run within the P1 paced rounds), then the storybook's
+    RSS sampled every second over a longer run with the stalled reader."""
+    out: dict = {"storybook": p1["paced"]["storybook_stalled"], "baseline": p1["paced"]["baseline_stalled"]}
     sampler = RSSSampler(sb)
     rss_before = sb.rss_kib()
     sampler.start()
@@ -676,7 +680,7 @@ def build_rows(r: dict) -> list[dict]:
             dps_ratio = ratio(sb["deliveries_per_s"], bl["deliveries_per_s"])
             row(f"{lbl}: deliveries/s", round(sb["deliveries_per_s"]), "/s", round(bl["deliveries_per_s"]),
                 ">= 0.9x baseline" if mode == "flood" else "", (dps_ratio >= 0.9) if mode == "flood" and dps_ratio else None,
-                best + (f"{sb['patches_per_s']:.0f} vs {bl['patches_per_s']:.0f} patches/s" if mode == "flood" else ""))
+                (best + (f"{sb['patches_per_s']:.0f} vs {bl['patches_per_s']:.0f} patches/s" if mode == "flood" else "")).rstrip("; "))
             row(f"{lbl}: p50 edit->receive", sb["latency_us"]["p50"] / 1000, "ms", bl["latency_us"]["p50"] / 1000)
             p99r = ratio(sb["latency_us"]["p99"], bl["latency_us"]["p99"])
             row(f"{lbl}: p99 edit->receive", sb["latency_us"]["p99"] / 1000, "ms", bl["latency_us"]["p99"] / 1000,
@@ -760,7 +764,7 @@ def build_rows(r: dict) -> list[dict]:
         moved_bl = ratio(bl["latency_us"]["p99"], ref_bl["latency_us"]["p99"])
         row(f"P5 others' p99 with a stalled reader ({sb['duration_s']:.0f} s)", sb["latency_us"]["p99"] / 1000, "ms",
             bl["latency_us"]["p99"] / 1000, "<= 1.10x own P1 paced p99", moved <= 1.10 if moved else None,
-            f"storybook moved {moved}x, baseline moved {moved_bl}x")
+            f"storybook moved {moved}x, baseline moved {moved_bl}x (runs interleaved with P1 paced)")
         long_run = p5["rss_run"]
         growth = (long_run["rss_max_kib"] - long_run["rss_before_kib"]) if long_run["rss_max_kib"] and long_run["rss_before_kib"] else None
         row(f"P5 RSS growth over {p5['seconds']:g} s with a stalled reader (max - before)",
@@ -912,7 +916,7 @@ def main() -> int:
             sbn = Server("storybook-no-persist", storybook_argv(args, "--port", "0", persist=False)).start()
             servers.append(sbn)
         if "p1" in only or "p5" in only:
-            result["p1"] = p1_fanout(args, sb, bl, sbn)
+            result["p1"] = p1_fanout(args, sb, bl, sbn, stalled="p5" in only)
         if sbn:
             result["journal"] = {"measured": True, "args": args.no_persist_args,
                                  "storybook": {m: result["p1"][m]["storybook_no_persist"] for m in ("paced", "flood")}}
@@ -920,7 +924,7 @@ def main() -> int:
             result["journal"] = {"measured": False,
                                  "reason": f"no journal: `serve --help` has no {flag}" if flag else "skipped"}
         if "p5" in only:
-            result["p5"] = p5_slow(args, sb, bl)
+            result["p5"] = p5_slow(args, sb, result["p1"])
         for server in servers:
             result.setdefault("exit_codes", {})[server.name] = server.stop()
         servers.clear()

@@ -6,7 +6,8 @@
 # SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
 # /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
 # The baseline answers render on /txt and api on /json with bytes saved from a storybook run
-# (Benchmarks/results/work/static, written by run.sh).
+# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5);
+# PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
 # Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +51,12 @@ for _ in $(seq 1 600); do
 done
 [[ -n $port ]] || { echo "server did not start under valgrind" >&2; exit 1; }
 sleep 1
+if [[ -n ${PRELOAD:-} ]]; then
+  # PRELOAD=SECONDS: patch the story flat out with one subscriber first (not counted), so that the
+  # profile sees the steady state of a story with a long history
+  Benchmarks/build/loadclient fanout --port "$port" --subs 1 --rate 0 --duration "$PRELOAD" --warmup 0.2 \
+    --drain 30 --label preload >/dev/null
+fi
 callgrind_control -z $pid >/dev/null
 echo "== $server under callgrind on port $port (counters zeroed); $scenario load for $seconds s" >&2
 case $scenario in
