@@ -64,14 +64,31 @@ public struct StorySession: Sendable {
     }
 
     /// Whether `undo` has something to go back to.
-    public var canUndo: Bool { undoStack.last.map { history.props(at: $0) != nil } ?? false }
+    public var canUndo: Bool { undoStack.last.map(isRecorded) ?? false }
     /// Whether `redo` has something to go forward to.
-    public var canRedo: Bool { redoStack.last.map { history.props(at: $0) != nil } ?? false }
+    public var canRedo: Bool { redoStack.last.map(isRecorded) ?? false }
+
+    /// Whether `version` is still in the history (cheap: no props are rebuilt).
+    private func isRecorded(_ version: Int) -> Bool {
+        guard let oldest = history.oldestVersion, let newest = history.newestVersion else { return false }
+        return (oldest...newest).contains(version)
+    }
 
     /// Applies `edit` if it is valid. `base`, when given, must be the live version.
     public mutating func apply(
         _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date()
     ) -> Result<EditOutcome, EditError> {
+        prepare(edit, base: base, source: source, ref: ref, at: date).map { prepared in
+            prepared.map { .changed(commit($0)) } ?? .unchanged
+        }
+    }
+
+    /// Validates `edit` without changing anything: the change to commit, nil when there is nothing
+    /// to change (a command with no suggestion), or why the edit is refused. The hub journals the
+    /// prepared change before it commits it.
+    public func prepare(
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date()
+    ) -> Result<PreparedChange?, EditError> {
         if let base, base != version {
             return .failure(EditError(.conflict, "base version \(base) is not the live version \(version)"))
         }
@@ -92,7 +109,7 @@ public struct StorySession: Sendable {
             command = invocation.command
             switch story.component.suggest(from: props, invocation) {
             case .failure(let error): return .failure(EditError(error))
-            case .success(nil): return .success(.unchanged)
+            case .success(nil): return .success(nil)
             case .success(let suggested?): candidate = suggested
             }
         case .undo:
@@ -117,14 +134,18 @@ public struct StorySession: Sendable {
         case .success(let value): validated = value
         case .failure(let error): return .failure(EditError(error))
         }
-        return .success(.changed(commit(validated, kind: edit.kind, source: source, ref: ref, command: command, at: date)))
+        let entry = HistoryEntry(
+            version: version + 1, at: date, kind: edit.kind, source: source, ref: ref, command: command,
+            patch: JSONPatch.diff(from: props, to: validated.props))
+        return .success(PreparedChange(validated: validated, entry: entry))
     }
 
-    private mutating func commit(
-        _ validated: AnyComponent.Validated, kind: ChangeKind, source: ChangeSource, ref: String?, command: Command?, at date: Date
-    ) -> Change {
+    /// Makes a prepared change the live state; it must have been prepared from the current version.
+    public mutating func commit(_ prepared: PreparedChange) -> Change {
         let previous = version
-        switch kind {
+        let entry = prepared.entry
+        precondition(entry.version == previous + 1, "a prepared change must be committed on the version it was prepared from")
+        switch entry.kind {
         case .undo:
             undoStack.removeLast()
             redoStack.append(previous)
@@ -138,13 +159,18 @@ public struct StorySession: Sendable {
             redoStack.removeAll()
         }
         if undoStack.count > history.capacity { undoStack.removeFirst(undoStack.count - history.capacity) }
-        let entry = HistoryEntry(
-            version: previous + 1, at: date, kind: kind, source: source, ref: ref, command: command,
-            patch: JSONPatch.diff(from: props, to: validated.props))
         version = previous + 1
-        props = validated.props
-        projections = Projections(validated.view)
+        props = prepared.validated.props
+        projections = Projections(prepared.validated.view)
         history.record(entry, props: props)
         return Change(storyID: story.id, version: version, props: props, projections: projections, entry: entry)
     }
+}
+
+/// A validated edit, not yet made: its new props and view, and the history entry it will record.
+public struct PreparedChange: Sendable {
+    let validated: AnyComponent.Validated
+    public let entry: HistoryEntry
+    /// The props the change makes live.
+    public var props: JSONValue { validated.props }
 }

@@ -57,23 +57,24 @@ final class StoryHub {
         case .failure(let error):
             return .failure(error)
         case .success(var session):
-            switch session.apply(edit, base: base, source: source, ref: ref) {
+            switch session.prepare(edit, base: base, source: source, ref: ref) {
             case .failure(let error):
                 logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
                 return .failure(error)
-            case .success(.unchanged):
+            case .success(nil):
                 return .success(session)
-            case .success(.changed(let change)):
-                let previous = sessions[storyID]
-                sessions[storyID] = session
+            case .success(let prepared?):
                 if let journal {
                     do {
-                        try journal.record(change, in: session, all: { Array(self.sessions.values) })
+                        try journal.record(prepared.entry, props: prepared.props, of: session)
                     } catch {
-                        sessions[storyID] = previous
                         return .failure(error)
                     }
                 }
+                sessions[storyID] = nil  // the only reference left is `session`: commit mutates in place
+                let change = session.commit(prepared)
+                sessions[storyID] = session
+                journal?.compactIfNeeded { Array(self.sessions.values) }
                 liveStates.publish(session)
                 broadcast(StateMessage.json(session, cause: change.entry), story: storyID)
                 return .success(session)

@@ -52,29 +52,33 @@ final class Journal {
         try handle.seekToEnd()
     }
 
-    /// Records an accepted change before it is acknowledged. `session` is the story's session
-    /// with the change applied. Throws when the change cannot be saved: it must then not be made.
-    func record(_ change: Change, in session: StorySession, all sessions: () -> [StorySession]) throws(EditError) {
-        let records: [JournalRecord]
-        if journaled.contains(change.storyID) {
-            records = [JournalRecord(story: change.storyID, entry: change.entry, content: .patch(change.entry.patch))]
-        } else {
+    /// Records an accepted change before it is made or acknowledged: `entry` and its resulting
+    /// `props`, `session` as it is before the change. Throws when the change cannot be saved: it
+    /// must then not be made.
+    func record(_ entry: HistoryEntry, props: JSONValue, of session: StorySession) throws(EditError) {
+        let storyID = session.story.id
+        var records: [JournalRecord] = []
+        if !journaled.contains(storyID) {
             records = JournalRecord.records(of: session)
         }
+        records.append(JournalRecord(story: storyID, entry: entry, content: .patch(entry.patch)))
         do {
             try handle.write(contentsOf: Data(records.flatMap(\.line)))
         } catch {
             logger.error("journal write failed: \(error)")
             throw EditError(.storageFailed, "the change could not be saved to the journal: \(error)")
         }
-        journaled.insert(change.storyID)
+        journaled.insert(storyID)
         recordsSinceCompaction += records.count
-        if recordsSinceCompaction >= Self.compactionThreshold {
-            do {
-                try compact(sessions())
-            } catch {
-                logger.error("journal compaction failed, appending to the old file: \(error)")
-            }
+    }
+
+    /// Compacts once enough records were appended since the last compaction.
+    func compactIfNeeded(_ sessions: () -> [StorySession]) {
+        guard recordsSinceCompaction >= Self.compactionThreshold else { return }
+        do {
+            try compact(sessions())
+        } catch {
+            logger.error("journal compaction failed, appending to the old file: \(error)")
         }
     }
 

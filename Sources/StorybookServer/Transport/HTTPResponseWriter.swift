@@ -133,9 +133,14 @@ struct HTTPResponseWriter {
     /// invalid headers are left out.
     private static func isValidHeader(_ header: (String, String)) -> Bool {
         let (name, value) = header
-        let separators: Set<UInt8> = Set("()<>@,;:\\\"/[]?={} \t".utf8)
-        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !separators.contains($0) }
+        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy { tokenBytes[Int($0)] }
         let valueIsSafe = value.utf8.allSatisfy { $0 != 0x0D && $0 != 0x0A && $0 != 0x00 }
         return nameIsToken && valueIsSafe
     }
+
+    /// Which bytes may appear in a header name (RFC 9110 token characters), built once.
+    private static let tokenBytes: [Bool] = {
+        let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
+        return (0..<256).map { byte in byte > 0x20 && byte < 0x7F && !separators.contains(UInt8(byte)) }
+    }()
 }
