@@ -57,14 +57,6 @@ extension JSONValue {
         objectValue?[key]
     }
 
-    /// How deep containers nest: 0 for a scalar, 1 for `[]`.
-    public var depth: Int {
-        switch self {
-        case .array(let elements): 1 + (elements.map(\.depth).max() ?? 0)
-        case .object(let members): 1 + (members.values.map(\.depth).max() ?? 0)
-        default: 0
-        }
-    }
 
     /// Structural equality as JSON means it: `1` equals `1.0`.
     public func jsonEquals(_ other: JSONValue) -> Bool {

@@ -56,11 +56,6 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         DispatchQueue.global(qos: .utility).async { [renders] in renders.warmUp() }
     }
 
-    /// Routes one request on the app queue; for tests and the transport alike.
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
-        queue.sync { router.route(request) }
-    }
-
     /// Waits for queued work and closes the journal.
     func close() {
         queue.sync { hub.journal?.close() }
@@ -105,18 +100,12 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         if request.path == "/healthz" { return .json(["status": "ok"]) }
         if request.path.hasPrefix("/api/stories/"), access.isAuthorized(headers: request.headers, query: request.query) {
             let id = request.path.dropFirst("/api/stories/".count)
-            guard !id.contains("/"), !id.contains("%"), let body = liveStates.body(String(id)) else { return nil }
-            return HTTPResponse(status: 200, headers: [("Content-Type", HTTPResponse.jsonType), ("Cache-Control", "no-store")], body: body)
+            guard !id.contains("/"), let body = liveStates.body(String(id)) else { return nil }
+            return .json(bytes: body)
         }
         guard request.path.hasPrefix("/render/"), request.queryItems.isEmpty || request.query["live"] == nil,
               access.isAuthorized(headers: request.headers, query: request.query) else { return nil }
-        let name = request.path.dropFirst("/render/".count)
-        if name.hasSuffix(".txt"), let entry = renders.cached(String(name.dropLast(4))) {
-            return .cached(entry.text, contentType: HTTPRouter.textType, etag: entry.textETag, request: request)
-        }
-        if name.hasSuffix(".html"), let entry = renders.cached(String(name.dropLast(5))) {
-            return .cached(entry.document, contentType: HTTPRouter.htmlType, etag: entry.documentETag, request: request)
-        }
-        return nil
+        guard let (id, format) = ProjectionFormat.split(renderName: request.path.dropFirst("/render/".count)) else { return nil }
+        return renders.cached(id)?.response(format, to: request)
     }
 }

@@ -6,8 +6,12 @@ extension HTTPResponse {
 
     /// A JSON body with the contract's Content-Type.
     static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", jsonType), ("Cache-Control", "no-store")] + headers,
-                     body: value.serializedBytes())
+        json(bytes: value.serializedBytes(), status: status, headers: headers)
+    }
+
+    /// Already serialized JSON with the contract's Content-Type; not cached by clients (live state).
+    static func json(bytes: [UInt8], status: Int = 200, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", jsonType), ("Cache-Control", "no-store")] + headers, body: bytes)
     }
 
     /// `{"error": {"code", "message", ["path"]}}` with the status the contract gives the code.

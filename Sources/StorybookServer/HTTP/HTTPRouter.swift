@@ -149,13 +149,8 @@ struct HTTPRouter {
     }
 
     private func render(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
-        guard path.count == 1, let dot = path[0].lastIndex(of: ".") else {
-            return .error(EditError(.notFound, "use /render/{story-id}.txt or .html"))
-        }
-        let id = String(path[0][..<dot])
-        let format = String(path[0][path[0].index(after: dot)...])
-        guard format == "txt" || format == "html" else {
-            return .error(EditError(.notFound, "unknown projection format '\(format)': use .txt or .html"))
+        guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: Substring(path[0])) else {
+            return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt or .html"))
         }
         switch request.method.rawValue {
         case "GET", "HEAD":
@@ -165,9 +160,7 @@ struct HTTPRouter {
                 }
             }
             guard let entry = renders.entry(id) else { return .error(EditError(.notFound, "unknown story '\(id)'")) }
-            return format == "txt"
-                ? .cached(entry.text, contentType: Self.textType, etag: entry.textETag, request: request)
-                : .cached(entry.document, contentType: Self.htmlType, etag: entry.documentETag, request: request)
+            return entry.response(format, to: request)
         case "POST":
             guard let component = hub.catalog.component(id: id) else {
                 return .error(EditError(.notFound, "unknown component '\(id)'"))
@@ -178,8 +171,8 @@ struct HTTPRouter {
                     return .error(EditError(error))
                 case .success(let validated):
                     let rendered = RenderedStory(view: validated.view, title: component.title)
-                    let bytes = Array((format == "txt" ? rendered.text : rendered.document).utf8)
-                    return HTTPResponse(status: 200, headers: [("Content-Type", format == "txt" ? Self.textType : Self.htmlType)], body: bytes)
+                    let bytes = Array((format == .text ? rendered.text : rendered.document).utf8)
+                    return HTTPResponse(status: 200, headers: [("Content-Type", format.contentType)], body: bytes)
                 }
             }
         default:
@@ -187,10 +180,10 @@ struct HTTPRouter {
         }
     }
 
-    private func liveProjection(_ session: StorySession, format: String, request: HTTPRequest) -> HTTPResponse {
+    private func liveProjection(_ session: StorySession, format: ProjectionFormat, request: HTTPRequest) -> HTTPResponse {
         let title = "\(session.story.component.title) / \(session.story.name)"
-        let bytes = Array((format == "txt" ? session.projections.text : HTMLProjection.document(fragment: session.projections.html, title: title)).utf8)
-        return .cached(bytes, contentType: format == "txt" ? Self.textType : Self.htmlType, etag: ContentHash.etag(bytes), request: request)
+        let bytes = Array((format == .text ? session.projections.text : HTMLProjection.document(fragment: session.projections.html, title: title)).utf8)
+        return .cached(bytes, contentType: format.contentType, etag: ContentHash.etag(bytes), request: request)
     }
 
     private func withJSONBody(_ request: HTTPRequest, _ body: (JSONValue) -> HTTPResponse) -> HTTPResponse {

@@ -1,6 +1,11 @@
 import PropsCatalog
 
 extension RenderCache.Entry {
+    /// `/render/{id}.txt` or `.html`: the bytes with their type and strong ETag, or 304.
+    func response(_ format: ProjectionFormat, to request: HTTPRequest) -> HTTPResponse {
+        .cached(body(format), contentType: format.contentType, etag: format == .text ? textETag : documentETag, request: request)
+    }
+
     /// The bytes `/render/{id}.txt` or `.html` serves.
     func body(_ format: ProjectionFormat) -> [UInt8] {
         format == .text ? text : document
@@ -20,6 +25,18 @@ extension RenderCache.Entry {
     /// `{"id", "hash", "body"}`: one story of an `/api/projections` answer.
     func projectionJSON(id: String, _ format: ProjectionFormat) -> JSONValue {
         ["id": .string(id), "hash": .string(hash(format)), "body": .string(String(decoding: body(format), as: UTF8.self))]
+    }
+}
+
+extension ProjectionFormat {
+    /// The Content-Type of the projection.
+    var contentType: String { self == .text ? HTTPRouter.textType : HTTPRouter.htmlType }
+
+    /// The format a `/render/` file name asks for (`.txt` or `.html`) and the story id before it.
+    static func split(renderName name: Substring) -> (id: String, format: ProjectionFormat)? {
+        if name.hasSuffix(".txt") { return (String(name.dropLast(4)), .text) }
+        if name.hasSuffix(".html") { return (String(name.dropLast(5)), .html) }
+        return nil
     }
 }
 
