@@ -18,6 +18,11 @@ final class RecordingSink: MessageSink {
         messages.withLock { $0.filter { $0.0 == connection }.map(\.1) }
     }
 
+    /// The coalescing key of every message sent to `connection`, nil where there was none.
+    func coalescingKeys(for connection: ConnectionID) -> [String?] {
+        messages.withLock { $0.filter { $0.0 == connection }.map(\.2) }
+    }
+
     /// The `type` of every message sent to `connection`.
     func types(for connection: ConnectionID) -> [String] {
         received(by: connection).compactMap { $0["type"]?.stringValue }

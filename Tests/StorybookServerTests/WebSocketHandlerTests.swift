@@ -126,9 +126,14 @@ import Testing
         #expect(sink.received(by: alice).isEmpty)
     }
 
-    @Test func statesAreSentWithAStoryCoalescingKey() {
-        // The transport replaces a queued older state with a newer one under the same key.
-        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
-        #expect(sink.received(by: alice).count == 1)
+    @Test func statesAreSentWithAStoryCoalescingKeyAndOtherMessagesWithout() {
+        // The transport replaces a queued older state with a newer one under the same key, so a
+        // slow subscriber holds one pending state per story; errors and actions are never replaced.
+        handler.opened(alice)
+        send(#"{"type": "subscribe", "story": "auth-login--filled"}"#, from: alice)
+        send(#"{"type": "dispatch", "story": "auth-login--filled", "command": "login"}"#, from: alice)
+        send(#"{"type": "unsubscribe", "story": "nope--nope"}"#, from: alice)
+        #expect(sink.types(for: alice) == ["hello", "state", "action", "state", "error"])
+        #expect(sink.coalescingKeys(for: alice) == [nil, "state:auth-login--filled", nil, "state:auth-login--filled", nil])
     }
 }

@@ -110,8 +110,16 @@ def test_keep_alive_and_content_length(server):
             response = session.get(server.url + "/api/index.json", timeout=5)
             assert response.status_code == 200
             assert int(response.headers["Content-Length"]) == len(response.content)
-    both = raw_http(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-    assert both.count(b"HTTP/1.1 200") >= 1
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        for _ in range(3):  # three requests, one connection: each answer arrives on the same socket
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
+                chunk = sock.recv(4096)
+                assert chunk, "the server closed a keep-alive connection"
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200") and b"connection: close" not in answer.lower()
 
 
 @pytest.mark.parametrize("method,path,body,status,code,pointer", [
