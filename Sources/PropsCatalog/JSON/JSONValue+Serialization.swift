@@ -36,13 +36,13 @@ extension JSONValue {
         case .object(let members):
             guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { Self.newline(into: &out, indent: indent + 1) }
-                Self.writeString(key, into: &out)
+                Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(UInt8(ascii: " ")) }
-                members[key]!.write(into: &out, pretty: pretty, indent: indent + 1)
+                member.value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { Self.newline(into: &out, indent: indent) }
             out.append(UInt8(ascii: "}"))
@@ -62,25 +62,40 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Appends `string` as a JSON string literal. Runs of bytes that need no escape are copied at once.
     static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            case UInt8(ascii: "<"):
-                // Keeps "</script>" inert wherever JSON is embedded in HTML.
-                out.append(contentsOf: "\\u003c".utf8)
-            default: out.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices where needsEscape(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscape(bytes[index], into: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<") || byte == 0x7F
+    }
+
+    private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        case UInt8(ascii: "<"):
+            // Keeps "</script>" inert wherever JSON is embedded in HTML.
+            out.append(contentsOf: "\\u003c".utf8)
+        default:
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0xF)])
+        }
     }
 }

@@ -142,6 +142,11 @@ public enum HTMLProjection {
 
     /// Escapes text for element content and double- or single-quoted attribute values.
     public static func escape(_ text: String) -> String {
+        let needsEscape = text.utf8.contains { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+        guard needsEscape else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

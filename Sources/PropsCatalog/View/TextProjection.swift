@@ -68,6 +68,11 @@ public enum TextProjection {
     }
 
     private static func escape(_ text: String, quotes: Bool = false) -> String {
+        // Most texts need no escape: one pass over the bytes finds out (0xE2 leads U+2028 and U+2029).
+        let needsEscape = text.utf8.contains { byte in
+            byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == 0xE2 || (quotes && byte == UInt8(ascii: "\""))
+        }
+        guard needsEscape else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -1,18 +1,33 @@
 import PropsCatalog
 import Synchronization
 
-/// The serialized `GET /api/stories/{id}` answer of every live session, published by the hub after
-/// each accepted change (after the journal write), so the event loop can answer it from memory.
+/// Every live session's serialized state, published by the hub after each accepted change (after the
+/// journal write): the `GET /api/stories/{id}` answer the event loop serves from memory, and the
+/// pieces the hub splices into `state` messages.
 final class LiveStateCache: Sendable {
-    private let bodies = Mutex<[String: [UInt8]]>([:])
+    private struct Published {
+        let state: StateMessage
+        let body: [UInt8]
+    }
 
-    func publish(_ session: StorySession) {
-        let bytes = StateMessage.resource(session).serializedBytes()
-        bodies.withLock { $0[session.story.id] = bytes }
+    private let published = Mutex<[String: Published]>([:])
+
+    /// Serializes the session's live version once and makes it the story's current state.
+    @discardableResult
+    func publish(_ session: StorySession) -> StateMessage {
+        let state = StateMessage(session)
+        let entry = Published(state: state, body: state.resource)
+        published.withLock { $0[session.story.id] = entry }
+        return state
     }
 
     /// The latest answer for a story, if its session exists.
     func body(_ storyID: String) -> [UInt8]? {
-        bodies.withLock { $0[storyID] }
+        published.withLock { $0[storyID]?.body }
+    }
+
+    /// The latest state of a story, if its session exists.
+    func state(_ storyID: String) -> StateMessage? {
+        published.withLock { $0[storyID]?.state }
     }
 }

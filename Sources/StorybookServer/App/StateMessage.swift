@@ -1,42 +1,74 @@
 import PropsCatalog
 
-/// The JSON forms of a story's live state, for HTTP answers and WebSocket `state` messages.
-enum StateMessage {
+/// The JSON forms of one live version of a story, for HTTP answers and WebSocket `state` messages.
+///
+/// The props and both projections are serialized once, when the version becomes live, and spliced
+/// into every message and answer about it. Members are written in sorted key order, so the bytes are
+/// those of the equivalent `JSONValue`.
+struct StateMessage {
+    let storyID: String
+    private let componentID: String
+    private let name: String
+    private let version: Int
+    private let canUndo: Bool
+    private let canRedo: Bool
+    private let props: [UInt8]
+    private let text: [UInt8]
+    private let html: [UInt8]
+
+    init(_ session: StorySession) {
+        storyID = session.story.id
+        componentID = session.story.component.id
+        name = session.story.name
+        version = session.version
+        canUndo = session.canUndo
+        canRedo = session.canRedo
+        props = session.props.serializedBytes()
+        text = JSONValue.serializedString(session.projections.text)
+        html = JSONValue.serializedString(session.projections.html)
+    }
+
+    private var size: Int { props.count + text.count + html.count + 256 }
+
     /// `GET /api/stories/{id}`: `{"id", "component", "name", "version", "props", "text", "html", ...}`.
-    static func resource(_ session: StorySession) -> JSONValue {
-        var members = common(session)
-        members["id"] = .string(session.story.id)
-        members["component"] = .string(session.story.component.id)
-        members["name"] = .string(session.story.name)
-        return .object(members)
+    var resource: [UInt8] {
+        var writer = JSONObjectWriter(capacity: size)
+        writer.member("canRedo", bool: canRedo)
+        writer.member("canUndo", bool: canUndo)
+        writer.member("component", string: componentID)
+        writer.member("html", json: html)
+        writer.member("id", string: storyID)
+        writer.member("name", string: name)
+        writer.member("props", json: props)
+        writer.member("text", json: text)
+        writer.member("version", integer: version)
+        return writer.finish()
     }
 
     /// The WebSocket `state` message; `cause` names the change that made this version.
-    static func json(_ session: StorySession, cause: HistoryEntry?) -> JSONValue {
-        var members = common(session)
-        members["type"] = "state"
-        members["story"] = .string(session.story.id)
+    func message(cause: HistoryEntry?) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: size)
+        writer.member("canRedo", bool: canRedo)
+        writer.member("canUndo", bool: canUndo)
         if let cause {
-            var causeMembers: [String: JSONValue] = [
-                "kind": .string(cause.kind.rawValue),
-                "source": .string(cause.source.description),
-                "at": .string(ISO8601.string(from: cause.at)),
-            ]
-            if let ref = cause.ref { causeMembers["ref"] = .string(ref) }
-            if let command = cause.command { causeMembers["command"] = .string(command.name) }
-            members["cause"] = .object(causeMembers)
+            writer.member("cause", json: Self.cause(cause))
         }
-        return .object(members)
+        writer.member("html", json: html)
+        writer.member("props", json: props)
+        writer.member("story", string: storyID)
+        writer.member("text", json: text)
+        writer.member("type", string: "state")
+        writer.member("version", integer: version)
+        return writer.finish()
     }
 
-    private static func common(_ session: StorySession) -> [String: JSONValue] {
-        [
-            "version": .integer(Int64(session.version)),
-            "props": session.props,
-            "text": .string(session.projections.text),
-            "html": .string(session.projections.html),
-            "canUndo": .bool(session.canUndo),
-            "canRedo": .bool(session.canRedo),
-        ]
+    private static func cause(_ entry: HistoryEntry) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 160)
+        writer.member("at", string: ISO8601.string(from: entry.at))
+        if let command = entry.command { writer.member("command", string: command.name) }
+        writer.member("kind", string: entry.kind.rawValue)
+        if let ref = entry.ref { writer.member("ref", string: ref) }
+        writer.member("source", string: entry.source.description)
+        return writer.finish()
     }
 }

@@ -32,7 +32,7 @@ final class StoryHub {
     /// Makes restored sessions live, before any request is served.
     func install(_ restored: [String: StorySession]) {
         sessions.merge(restored) { _, restored in restored }
-        restored.values.forEach(liveStates.publish)
+        for session in restored.values { liveStates.publish(session) }
     }
 
     /// The session of a story, created at version 1 on first use.
@@ -75,8 +75,8 @@ final class StoryHub {
                 let change = session.commit(prepared)
                 sessions[storyID] = session
                 journal?.compactIfNeeded { Array(self.sessions.values) }
-                liveStates.publish(session)
-                broadcast(StateMessage.json(session, cause: change.entry), story: storyID)
+                let state = liveStates.publish(session)
+                broadcast(state.message(cause: change.entry), story: storyID)
                 return .success(session)
             }
         }
@@ -151,10 +151,24 @@ final class StoryHub {
 
     /// Sends one message to every subscriber of a story; states replace queued older states.
     func broadcast(_ message: JSONValue, story storyID: String, coalesce: Bool = true) {
+        broadcast(message.serializedBytes(), story: storyID, coalesce: coalesce)
+    }
+
+    /// Sends one serialized message to every subscriber of a story.
+    func broadcast(_ message: [UInt8], story storyID: String, coalesce: Bool = true) {
         let targets = subscribers(of: storyID)
         guard !targets.isEmpty else { return }
-        sink.send(message.serializedBytes(), to: targets, coalescingKey: coalesce ? "state:\(storyID)" : nil)
+        sink.send(message, to: targets, coalescingKey: coalesce ? Self.stateKey(storyID) : nil)
     }
+
+    /// Sends a story's live state to one connection, replacing an older state still queued for it.
+    func sendState(of storyID: String, to connection: ConnectionID) {
+        guard let state = liveStates.state(storyID) else { return }
+        sink.send(state.message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+    }
+
+    /// The coalescing key of a story's `state` messages.
+    private static func stateKey(_ storyID: String) -> String { "state:\(storyID)" }
 
     /// Sends one message to one connection.
     func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {

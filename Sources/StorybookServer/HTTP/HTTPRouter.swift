@@ -194,7 +194,7 @@ struct HTTPRouter {
         }
     }
 
-    private func answer(_ result: Result<StorySession, EditError>, _ body: (StorySession) -> HTTPResponse = { .json(StateMessage.resource($0)) }) -> HTTPResponse {
+    private func answer(_ result: Result<StorySession, EditError>, _ body: (StorySession) -> HTTPResponse = { .json(bytes: StateMessage($0).resource) }) -> HTTPResponse {
         switch result {
         case .success(let session): body(session)
         case .failure(let error): .error(error)

@@ -13,20 +13,21 @@ struct JournalRecord: Equatable {
     let entry: HistoryEntry
     let content: Content
 
-    /// The record as one JSON line, newline included.
+    /// The record as one JSON line, newline included (members in sorted order, as `JSONValue` writes them).
     var line: [UInt8] {
-        var members: [String: JSONValue] = [
-            "story": .string(story), "version": .integer(Int64(entry.version)),
-            "at": .string(ISO8601.string(from: entry.at)), "kind": .string(entry.kind.rawValue),
-            "source": .string(entry.source.description),
-        ]
-        if let ref = entry.ref { members["ref"] = .string(ref) }
-        if let command = entry.command { members["command"] = .string(command.name) }
+        var writer = JSONObjectWriter()
+        writer.member("at", string: ISO8601.string(from: entry.at))
+        if let command = entry.command { writer.member("command", string: command.name) }
+        writer.member("kind", string: entry.kind.rawValue)
         switch content {
-        case .patch(let patch): members["patch"] = patch.json
-        case .props(let props): members["props"] = props
+        case .patch(let patch): writer.member("patch", patch.json)
+        case .props(let props): writer.member("props", props)
         }
-        return JSONValue.object(members).serializedBytes() + [0x0A]
+        if let ref = entry.ref { writer.member("ref", string: ref) }
+        writer.member("source", string: entry.source.description)
+        writer.member("story", string: story)
+        writer.member("version", integer: entry.version)
+        return writer.finish() + [0x0A]
     }
 
     /// Reads a record from its JSON; nil when a member is missing or malformed.

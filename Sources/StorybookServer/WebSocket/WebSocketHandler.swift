@@ -35,8 +35,8 @@ struct WebSocketHandler {
         switch message {
         case .subscribe(let story):
             switch hub.subscribe(connection, to: story) {
-            case .success(let session):
-                hub.send(StateMessage.json(session, cause: nil), to: connection, coalescingKey: "state:\(story)")
+            case .success:
+                hub.sendState(of: story, to: connection)
             case .failure(let error):
                 reject(error, ref: nil, story: story, to: connection)
             }

@@ -1,0 +1,48 @@
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+@Suite struct JSONSerializationTests {
+    @Test func stringsEscapeQuotesControlsAndTheScriptOpener() {
+        let value = JSONValue.string("a\"b\\c\nd\re\tf\u{01}g\u{7F}h</script>ü😀")
+        #expect(value.serialized() == #""a\"b\\c\nd\re\tf\u0001g\u007fh\u003c/script>ü😀""#)
+    }
+
+    @Test func stringsMadeOnlyOfEscapesOrOfNone() {
+        #expect(JSONValue.string("").serialized() == #""""#)
+        #expect(JSONValue.string("<<\"").serialized() == #""\u003c\u003c\"""#)
+        #expect(JSONValue.string("plain text").serialized() == #""plain text""#)
+    }
+
+    @Test func serializedTextParsesBackToTheSameValue() throws {
+        let value: JSONValue = ["b": [1, 2.5, "x\u{0}y"], "a": ["nested": .null, "t": true], "ä": "<p>", "A": false]
+        let text = value.serialized()
+        #expect(text == #"{"A":false,"a":{"nested":null,"t":true},"b":[1,2.5,"x\u0000y"],"ä":"\u003cp>"}"#)
+        #expect(try JSONParser.parse(text) == value)
+    }
+
+    @Test func datesFormatLikeFoundationsISO8601() {
+        let whole = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var generator = SystemRandomNumberGenerator()
+        // 1601..2400, leap years and day boundaries included, both sides of 1970.
+        var seconds: [Int64] = [0, -1, 951_782_400, 951_868_799, 4_107_542_399, -11_644_473_600, 13_569_465_599]
+        seconds += (0..<2000).map { _ in Int64.random(in: -11_644_473_600...13_569_465_599, using: &generator) }
+        for second in seconds {
+            // Binary-exact fractions: Foundation truncates where this formatter rounds.
+            for milliseconds in [0, 250, 500, 750] as [Int64] {
+                let date = Date(timeIntervalSince1970: TimeInterval(second) + TimeInterval(milliseconds) / 1000)
+                let expected = milliseconds == 0 ? whole.string(from: date) : fractional.string(from: date)
+                #expect(ISO8601.string(from: date) == expected, "\(second).\(milliseconds)")
+            }
+        }
+    }
+
+    @Test func formattedDatesParseBackToTheSameText() throws {
+        for text in ["2026-11-22T10:00:00Z", "2026-11-22T10:00:00.250Z", "1969-12-31T23:59:59.999Z", "2000-02-29T00:00:00.001Z"] {
+            let date = try #require(ISO8601.date(from: text))
+            #expect(ISO8601.string(from: date) == text)
+        }
+    }
+}
