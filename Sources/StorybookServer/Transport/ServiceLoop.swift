@@ -32,6 +32,8 @@ final class ServiceLoop {
     var context: OpaquePointer?
     var vhost: OpaquePointer?
     var connections = ConnectionRegistry()
+    /// The coalescing keys of `send` commands, as numbers for the per-connection queues.
+    var coalescingKeys = CoalescingKey.Table()
     var lifecycle = Lifecycle.serving
 
     private init(transport: Transport) {
