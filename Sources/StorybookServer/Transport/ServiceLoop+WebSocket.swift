@@ -64,7 +64,7 @@ extension ServiceLoop {
         var written = 0
         while !session.outbound.isEmpty {
             if written == Self.maxMessagesPerWrite || (written > 0 && lws_send_pipe_choked(wsi) != 0) {
-                requestWritable(connection, session, at: clock.now)
+                requestWritable(connection, session)
                 return 0
             }
             let frame = session.outbound.dequeue()!
@@ -85,11 +85,10 @@ extension ServiceLoop {
     /// Mailbox `send`: queue one frame, shared by every target, and wake their writers.
     ///
     /// The per-target work is kept small, since a broadcast repeats it for every subscriber: the key is
-    /// interned and the frame built once per call, the clock read at most once.
+    /// interned and the frame built once per call.
     func enqueue(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String?) {
         let key = coalescingKey.map { coalescingKeys.key(for: $0) }
         var frame: OutboundFrame?
-        var now: ContinuousClock.Instant?
         for id in ids {
             guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else {
                 continue
@@ -98,9 +97,7 @@ extension ServiceLoop {
             frame = shared
             switch session.outbound.enqueue(shared, key: key) {
             case .appended where session.outbound.count == 1:
-                let instant = now ?? clock.now
-                now = instant
-                requestWritable(connection, session, at: instant)
+                requestWritable(connection, session)
             case .appended, .replaced:
                 break
             case .overflow:
@@ -116,7 +113,7 @@ extension ServiceLoop {
         session.pendingClose = frame
         session.isClosing = true
         if session.outbound.isEmpty {
-            requestWritable(connection, session, at: clock.now)
+            requestWritable(connection, session)
         }
     }
 
@@ -129,7 +126,7 @@ extension ServiceLoop {
         session.outbound.removeAll()
         session.pendingClose = frame
         session.isClosing = true
-        requestWritable(connection, session, at: clock.now)
+        requestWritable(connection, session)
     }
 
     /// Drops a connection at the TCP level, without a close frame: for a peer that stopped reading, whose
@@ -145,9 +142,9 @@ extension ServiceLoop {
 
     /// Asks for a writeable callback and starts watching for the socket to accept data (the watch
     /// keeps its start if it is already running).
-    private func requestWritable(_ connection: Connection, _ session: WebSocketSession, at now: ContinuousClock.Instant) {
+    private func requestWritable(_ connection: Connection, _ session: WebSocketSession) {
         lws_callback_on_writable(connection.wsi)
-        session.watchdog.startWaiting(at: now)
+        session.watchdog.startWaiting(inRound: housekeepingRound)
     }
 
     /// Caps the kernel's send buffer of a WebSocket, so a peer that stops reading chokes the socket after
