@@ -12,7 +12,7 @@ import Testing
 @Suite("Transport: outbound queue")
 struct OutboundQueueTests {
     @Test func keylessMessagesQueueInOrder() {
-        var queue = OutboundQueue<String>(capacity: 4)
+        var queue = OutboundQueue<String, String>(capacity: 4)
         #expect(queue.enqueue("a") == .appended)
         #expect(queue.enqueue("b") == .appended)
         #expect(queue.dequeue() == "a")
@@ -22,7 +22,7 @@ struct OutboundQueueTests {
     }
 
     @Test func aKeyedMessageReplacesItsWaitingPredecessorInPlace() {
-        var queue = OutboundQueue<String>(capacity: 8)
+        var queue = OutboundQueue<String, String>(capacity: 8)
         _ = queue.enqueue("state 1 of x", key: "x")
         _ = queue.enqueue("hello")
         _ = queue.enqueue("state 1 of y", key: "y")
@@ -33,7 +33,7 @@ struct OutboundQueueTests {
     }
 
     @Test func aWrittenMessageCanNoLongerBeReplaced() {
-        var queue = OutboundQueue<String>(capacity: 8)
+        var queue = OutboundQueue<String, String>(capacity: 8)
         _ = queue.enqueue("v1", key: "k")
         #expect(queue.dequeue() == "v1")
         #expect(queue.enqueue("v2", key: "k") == .appended)
@@ -42,7 +42,7 @@ struct OutboundQueueTests {
     }
 
     @Test func keylessMessagesOverflowAtCapacityButReplacementsNeverDo() {
-        var queue = OutboundQueue<Int>(capacity: 3)
+        var queue = OutboundQueue<Int, String>(capacity: 3)
         _ = queue.enqueue(0, key: "k")
         _ = queue.enqueue(1)
         _ = queue.enqueue(2)
@@ -53,7 +53,7 @@ struct OutboundQueueTests {
     }
 
     @Test func coalescingSurvivesCompactionOfALongQueue() {
-        var queue = OutboundQueue<Int>(capacity: 1000)
+        var queue = OutboundQueue<Int, String>(capacity: 1000)
         for value in 0..<200 { _ = queue.enqueue(value) }
         _ = queue.enqueue(-1, key: "late")
         for _ in 0..<150 { _ = queue.dequeue() }
@@ -61,8 +61,50 @@ struct OutboundQueueTests {
         #expect(drain(&queue) == Array(150..<200) + [-2])
     }
 
+    @Test func coalescingHoldsAcrossTheSwitchBetweenComparingAndIndexing() {
+        let limit = OutboundQueue<Int, String>.linearSearchLimit
+        var queue = OutboundQueue<Int, String>(capacity: 1000)
+        _ = queue.enqueue(0, key: "early")
+        #expect(!queue.isIndexed)
+        #expect(queue.enqueue(1, key: "early") == .replaced)
+        for value in 2..<(limit + 4) { _ = queue.enqueue(value) }
+        #expect(queue.isIndexed)
+        #expect(queue.enqueue(-1, key: "early") == .replaced)
+        _ = queue.enqueue(100, key: "late")
+        #expect(queue.enqueue(101, key: "late") == .replaced)
+        #expect(drain(&queue) == [-1] + Array(2..<(limit + 4)) + [101])
+        #expect(!queue.isIndexed)
+        _ = queue.enqueue(7, key: "early")
+        #expect(queue.enqueue(8, key: "early") == .replaced)
+        #expect(queue.enqueue(9, key: "late") == .appended)
+        #expect(drain(&queue) == [8, 9])
+    }
+
+    @Test func orderAndReplacementHoldWhenTheRingWrapsAndGrows() {
+        var queue = OutboundQueue<Int, String>(capacity: 100)
+        for value in 0..<3 { _ = queue.enqueue(value) }
+        #expect(queue.dequeue() == 0)
+        #expect(queue.dequeue() == 1)
+        _ = queue.enqueue(3, key: "k")
+        _ = queue.enqueue(4)  // the ring of 4 is full, its head in the middle
+        #expect(queue.enqueue(5, key: "k") == .replaced)
+        _ = queue.enqueue(6)  // grows while wrapped
+        #expect(queue.enqueue(7, key: "k") == .replaced)
+        #expect(drain(&queue) == [2, 7, 4, 6])
+    }
+
+    @Test func coalescingKeyStringsMapToOneNumberEach() {
+        var table = CoalescingKey.Table()
+        let a = table.key(for: "state:a")
+        let b = table.key(for: "state:b")
+        #expect(a != b)
+        #expect(table.key(for: "state:" + "a") == a)
+        #expect(table.key(for: "state:b") == b)
+        #expect(table.count == 2)
+    }
+
     @Test func removeAllForgetsKeys() {
-        var queue = OutboundQueue<String>(capacity: 4)
+        var queue = OutboundQueue<String, String>(capacity: 4)
         _ = queue.enqueue("a", key: "k")
         queue.removeAll()
         #expect(queue.isEmpty)
@@ -70,7 +112,7 @@ struct OutboundQueueTests {
         #expect(drain(&queue) == ["b"])
     }
 
-    private func drain<Message>(_ queue: inout OutboundQueue<Message>) -> [Message] {
+    private func drain<Message>(_ queue: inout OutboundQueue<Message, String>) -> [Message] {
         var messages: [Message] = []
         while let message = queue.dequeue() { messages.append(message) }
         return messages
@@ -168,15 +210,20 @@ struct FramingTests {
 @Suite("Transport: small values")
 struct TransportValueTests {
     @Test func theWatchdogFiresOnlyWithoutProgress() {
-        let start = ContinuousClock.now
         var watchdog = WriteWatchdog()
-        #expect(!watchdog.isStalled(at: start + .seconds(100), timeout: .seconds(1)))
-        watchdog.startWaiting(at: start)
-        watchdog.startWaiting(at: start + .milliseconds(900))
-        #expect(!watchdog.isStalled(at: start + .milliseconds(999), timeout: .seconds(1)))
-        #expect(watchdog.isStalled(at: start + .seconds(1), timeout: .seconds(1)))
+        #expect(!watchdog.isStalled(inRound: 100, rounds: 5))
+        watchdog.startWaiting(inRound: 10)
+        watchdog.startWaiting(inRound: 13)
+        #expect(!watchdog.isStalled(inRound: 14, rounds: 5))
+        #expect(watchdog.isStalled(inRound: 15, rounds: 5))
         watchdog.madeProgress()
-        #expect(!watchdog.isStalled(at: start + .seconds(5), timeout: .seconds(1)))
+        #expect(!watchdog.isStalled(inRound: 50, rounds: 5))
+    }
+
+    @Test func theWatchdogWaitsAtLeastTheTimeoutWhereverTheWaitStarted() {
+        #expect(WriteWatchdog.rounds(for: .seconds(10), interval: .seconds(1)) == 11)
+        #expect(WriteWatchdog.rounds(for: .milliseconds(200), interval: .milliseconds(50)) == 5)
+        #expect(WriteWatchdog.rounds(for: .milliseconds(250), interval: .milliseconds(100)) == 4)
     }
 
     @Test func hostsMapToLoopbackOnlyListeners() {

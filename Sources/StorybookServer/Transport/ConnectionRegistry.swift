@@ -1,26 +1,31 @@
+import CLibWebSockets
+
 /// The loop's live connections, by lws handle (for callbacks) and by id (for commands). Loop-thread only.
 ///
 /// Records are created on a connection's first request or upgrade and removed on `CLOSED`,
 /// `CLOSED_HTTP` or `WSI_DESTROY`, whichever comes first, so nothing outlives its lws connection even
 /// when lws frees the connection without a close callback.
+///
+/// The record of a handle is found without hashing: the handle's lws opaque user data points at it
+/// (unretained; `byID` holds the record, and the pointer is cleared when the record is removed).
 struct ConnectionRegistry {
-    private var byHandle: [OpaquePointer: Connection] = [:]
     private var byID: [ConnectionID: Connection] = [:]
     private var lastID: UInt64 = 0
 
     /// The record of `wsi`, created if needed.
     mutating func connection(for wsi: OpaquePointer) -> Connection {
-        if let existing = byHandle[wsi] { return existing }
+        if let existing = existing(wsi) { return existing }
         lastID += 1
         let connection = Connection(id: ConnectionID(raw: lastID), wsi: wsi)
-        byHandle[wsi] = connection
         byID[connection.id] = connection
+        lws_set_opaque_user_data(wsi, Unmanaged.passUnretained(connection).toOpaque())
         return connection
     }
 
     /// The record of `wsi`, if it has one.
     func existing(_ wsi: OpaquePointer) -> Connection? {
-        byHandle[wsi]
+        guard let record = lws_get_opaque_user_data(wsi) else { return nil }
+        return Unmanaged<Connection>.fromOpaque(record).takeUnretainedValue()
     }
 
     subscript(id: ConnectionID) -> Connection? {
@@ -29,7 +34,8 @@ struct ConnectionRegistry {
 
     /// Forgets `wsi`; returns its record if it had one.
     mutating func remove(_ wsi: OpaquePointer) -> Connection? {
-        guard let connection = byHandle.removeValue(forKey: wsi) else { return nil }
+        guard let connection = existing(wsi) else { return nil }
+        lws_set_opaque_user_data(wsi, nil)
         byID[connection.id] = nil
         return connection
     }

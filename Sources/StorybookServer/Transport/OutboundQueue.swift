@@ -7,7 +7,10 @@
 ///
 /// A message leaves the queue when it is handed to libwebsockets; from then on it can no longer be
 /// replaced. Pure value type: no sockets, no clock, so it is tested on its own.
-struct OutboundQueue<Message> {
+///
+/// A ring buffer: a queue usually holds zero or one message, so a key is looked for by comparing the
+/// few waiting entries, and an index by key exists only while more than ``linearSearchLimit`` wait.
+struct OutboundQueue<Message, Key: Hashable> {
     enum EnqueueOutcome: Equatable {
         /// Added at the end.
         case appended
@@ -18,71 +21,115 @@ struct OutboundQueue<Message> {
     }
 
     private struct Entry {
-        var key: String?
+        var key: Key?
         var message: Message
     }
 
+    /// Up to this many waiting entries, a key is found by comparing them in turn, without hashing.
+    static var linearSearchLimit: Int { 16 }
+
     /// The most messages that may wait at once.
     let capacity: Int
-    /// `storage[head...]` are the waiting entries; the prefix is consumed and compacted away lazily.
-    private var storage: [Entry] = []
+    /// The ring; its size is zero or a power of two. Slots not waiting are nil, so written messages are
+    /// released at once.
+    private var ring: [Entry?] = []
+    /// Ring position of the oldest waiting entry.
     private var head = 0
-    /// Absolute sequence number of `storage[0]`; entries keep their sequence number across compaction.
-    private var base = 0
-    /// Sequence number of the waiting entry for each coalescing key.
-    private var sequenceByKey: [String: Int] = [:]
+    private(set) var count = 0
+    /// Sequence number of the oldest waiting entry; every entry keeps its number while it waits.
+    private var headSequence = 0
+    /// Sequence number of the waiting entry for each key, kept only while more than
+    /// `linearSearchLimit` entries wait (nil otherwise).
+    private var sequenceByKey: [Key: Int]?
 
     init(capacity: Int) {
         precondition(capacity > 0, "an outbound queue needs room for at least one message")
         self.capacity = capacity
     }
 
-    var count: Int { storage.count - head }
     var isEmpty: Bool { count == 0 }
+    /// Whether keys are currently found through the index rather than by comparison (for tests).
+    var isIndexed: Bool { sequenceByKey != nil }
 
     /// Queues `message`, or replaces the waiting message with the same `key`.
-    mutating func enqueue(_ message: Message, key: String? = nil) -> EnqueueOutcome {
-        if let key, let sequence = sequenceByKey[key] {
-            storage[sequence - base].message = message
+    mutating func enqueue(_ message: Message, key: Key? = nil) -> EnqueueOutcome {
+        if let key, let offset = offset(of: key) {
+            ring[slot(offset)]!.message = message
             return .replaced
         }
         guard count < capacity else { return .overflow }
-        if let key {
-            sequenceByKey[key] = base + storage.count
+        if count == ring.count {
+            grow()
         }
-        storage.append(Entry(key: key, message: message))
+        if let key, sequenceByKey != nil {
+            sequenceByKey![key] = headSequence + count
+        }
+        ring[slot(count)] = Entry(key: key, message: message)
+        count += 1
+        if sequenceByKey == nil, count > Self.linearSearchLimit {
+            buildIndex()
+        }
         return .appended
     }
 
     /// Takes the oldest waiting message.
     mutating func dequeue() -> Message? {
-        guard head < storage.count else { return nil }
-        let entry = storage[head]
-        if let key = entry.key {
-            sequenceByKey[key] = nil
+        guard count > 0, let entry = ring[head].take() else { return nil }
+        head = slot(1)
+        count -= 1
+        headSequence += 1
+        if count == 0 {
+            sequenceByKey = nil
+        } else if let key = entry.key, sequenceByKey != nil {
+            sequenceByKey![key] = nil
         }
-        head += 1
-        compactIfWorthwhile()
         return entry.message
     }
 
     /// Drops every waiting message.
     mutating func removeAll() {
-        storage.removeAll()
-        base += head
-        head = 0
-        sequenceByKey.removeAll()
+        for offset in 0..<count {
+            ring[slot(offset)] = nil
+        }
+        headSequence += count
+        count = 0
+        sequenceByKey = nil
     }
 
-    private mutating func compactIfWorthwhile() {
-        if head == storage.count {
-            base += head
-            head = 0
-            storage.removeAll(keepingCapacity: true)
-        } else if head >= 64, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            base += head
-            head = 0
+    /// Ring position of the entry `offset` places after the oldest.
+    private func slot(_ offset: Int) -> Int {
+        (head + offset) & (ring.count - 1)
+    }
+
+    /// How many places after the oldest the waiting entry with `key` is.
+    private func offset(of key: Key) -> Int? {
+        if let sequenceByKey {
+            return sequenceByKey[key].map { $0 - headSequence }
         }
+        for offset in 0..<count where ring[slot(offset)]!.key == key {
+            return offset
+        }
+        return nil
+    }
+
+    /// Doubles the ring (at least 4 slots), moving the waiting entries to its start.
+    private mutating func grow() {
+        var larger = [Entry?](repeating: nil, count: max(4, ring.count * 2))
+        for offset in 0..<count {
+            larger[offset] = ring[slot(offset)]
+        }
+        ring = larger
+        head = 0
+    }
+
+    private mutating func buildIndex() {
+        var index: [Key: Int] = [:]
+        index.reserveCapacity(count)
+        for offset in 0..<count {
+            if let key = ring[slot(offset)]!.key {
+                index[key] = headSequence + offset
+            }
+        }
+        sequenceByKey = index
     }
 }

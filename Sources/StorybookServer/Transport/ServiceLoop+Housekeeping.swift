@@ -2,10 +2,11 @@
 extension ServiceLoop {
     /// Runs every housekeeping interval, on the housekeeping timer.
     func runHousekeeping() {
+        housekeepingRound += 1
         let now = clock.now
         for connection in connections.webSockets {
             guard let session = connection.webSocket,
-                  session.watchdog.isStalled(at: now, timeout: configuration.slowClientTimeout)
+                  session.watchdog.isStalled(inRound: housekeepingRound, rounds: stalledAfterRounds)
             else {
                 continue
             }

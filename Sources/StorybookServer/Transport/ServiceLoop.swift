@@ -27,11 +27,18 @@ final class ServiceLoop {
     /// How often housekeeping runs: often enough to notice a stalled client within about a quarter of
     /// the slow-client timeout.
     let housekeepingInterval: Duration
+    /// How many housekeeping rounds without write progress make a WebSocket stalled: the slow-client
+    /// timeout, plus the round in which the wait started.
+    let stalledAfterRounds: Int
+    /// Counts housekeeping runs; the clock of the write watchdogs.
+    var housekeepingRound = 0
     /// Fires `runHousekeeping` (slow-client checks, the shutdown deadline).
     private(set) lazy var housekeepingTimer = LoopTimer { [unowned self] in runHousekeeping() }
     var context: OpaquePointer?
     var vhost: OpaquePointer?
     var connections = ConnectionRegistry()
+    /// The coalescing keys of `send` commands, as numbers for the per-connection queues.
+    var coalescingKeys = CoalescingKey.Table()
     var lifecycle = Lifecycle.serving
 
     private init(transport: Transport) {
@@ -45,6 +52,7 @@ final class ServiceLoop {
             hangupSeconds: transport.configuration.hangupSeconds
         )
         self.housekeepingInterval = min(max(transport.configuration.slowClientTimeout / 4, .milliseconds(20)), .seconds(1))
+        self.stalledAfterRounds = WriteWatchdog.rounds(for: transport.configuration.slowClientTimeout, interval: housekeepingInterval)
     }
 
     /// The body of the loop thread: create the context, report the port (or the failure) through

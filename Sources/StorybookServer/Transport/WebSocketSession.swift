@@ -1,8 +1,11 @@
 /// One open WebSocket: reassembly of what comes in, the queue of what goes out. Loop-thread only.
-struct WebSocketSession {
+///
+/// A class, so the loop mutates the one record in place on every delivery instead of copying it out of
+/// its connection and back.
+final class WebSocketSession {
     let upgrade: UpgradeRequest
     var inbound: MessageAssembler
-    var outbound: OutboundQueue<OutboundFrame>
+    var outbound: OutboundQueue<OutboundFrame, CoalescingKey>
     var watchdog = WriteWatchdog()
     /// The close to send once `outbound` is written (at once when the transport empties the queue
     /// itself, for shutdown or overflow).
