@@ -4,6 +4,10 @@
 // stories scroll and filter without freezing. Each keystroke filters synchronously and records
 // its duration in `window.storybookMetrics.lastFilterMs`.
 //
+// A keystroke never reads layout: the viewport's height comes from a ResizeObserver and its scroll
+// offset is kept here (from scroll events and our own scrolling), and a scroll we decide is written
+// once, after the rows are rendered, so the browser lays the tree out once.
+//
 // Keys: "/" focuses the filter; in the filter or the tree, ArrowUp/ArrowDown move the highlight,
 // Enter opens the highlighted story (or folds a group), ArrowLeft/ArrowRight fold and unfold,
 // Escape clears the filter.
@@ -40,18 +44,21 @@ export class Sidebar {
     this.cursor = -1;       // node index of the highlighted row
     this.activeStory = null;
     this.frame = 0;
+    this.viewportHeight = null; // the tree's clientHeight, from the ResizeObserver
+    this.scrollTop = 0;         // the tree's scroll offset, as last seen or decided
+    this.scrollPending = false; // scrollTop decided but not yet written to the tree
 
     this.input.addEventListener('input', () => this.setQuery(this.input.value));
     this.input.addEventListener('keydown', (event) => this.onKey(event, true));
     this.viewport.addEventListener('keydown', (event) => this.onKey(event, false));
-    this.viewport.addEventListener('scroll', () => this.scheduleRender());
+    this.viewport.addEventListener('scroll', () => this.onScroll());
     this.viewport.addEventListener('click', (event) => this.onClick(event));
     this.clearButton.addEventListener('click', () => {
       this.input.value = '';
       this.setQuery('');
       this.input.focus();
     });
-    new ResizeObserver(() => this.scheduleRender()).observe(this.viewport);
+    new ResizeObserver(() => this.onResize()).observe(this.viewport);
     document.addEventListener('keydown', (event) => {
       if (event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !isEditable(event.target)) {
         event.preventDefault();
@@ -104,9 +111,9 @@ export class Sidebar {
     this.rowList = this.index.rows(this.visible, this.collapsed, !!this.query.trim());
     // node index -> row position (-1: not shown), as a typed array: cheap to build for 10,000 rows.
     if (!this.positions || this.positions.length !== this.index.nodes.length) this.positions = new Int32Array(this.index.nodes.length);
-    this.positions.fill(-1);
-    for (let i = 0; i < this.rowList.length; i += 1) this.positions[this.rowList[i]] = i;
+    fillPositions(this.positions, this.rowList);
     this.spacer.style.height = `${this.rowList.length * ROW_HEIGHT}px`;
+    this.setScrollTop(this.scrollTop); // a shorter list may end above the current offset
     this.scheduleRender();
   }
 
@@ -126,14 +133,40 @@ export class Sidebar {
     this.scheduleRender();
   }
 
+  /** Decides the scroll offset that shows a node's row; render() applies it. */
   scrollToNode(node, center = false) {
-    const position = (node >= 0 && this.positions) ? this.positions[node] : -1;
+    const position = this.positionOf(node);
     if (position < 0) return;
     const top = position * ROW_HEIGHT;
-    const height = this.viewport.clientHeight || 400;
-    if (top < this.viewport.scrollTop || top + ROW_HEIGHT > this.viewport.scrollTop + height) {
-      this.viewport.scrollTop = center ? top - height / 2 + ROW_HEIGHT : (top < this.viewport.scrollTop ? top : top + ROW_HEIGHT - height);
+    const height = this.height(400);
+    if (top < this.scrollTop || top + ROW_HEIGHT > this.scrollTop + height) {
+      this.setScrollTop(center ? top - height / 2 + ROW_HEIGHT : (top < this.scrollTop ? top : top + ROW_HEIGHT - height));
     }
+  }
+
+  /** Keeps a scroll offset within the rows, as the browser will; written to the tree by render(). */
+  setScrollTop(value) {
+    const clamped = Math.max(0, Math.min(value, this.rowList.length * ROW_HEIGHT - this.height(0)));
+    if (clamped === this.scrollTop) return;
+    this.scrollTop = clamped;
+    this.scrollPending = true;
+  }
+
+  /** The tree's height without reading layout (the ResizeObserver keeps it), or `fallback` when unknown or 0. */
+  height(fallback) {
+    if (this.viewportHeight === null) this.viewportHeight = this.viewport.clientHeight; // before the first observation only
+    return this.viewportHeight || fallback;
+  }
+
+  onResize() {
+    this.viewportHeight = this.viewport.clientHeight; // layout is up to date in a ResizeObserver callback
+    this.scheduleRender();
+  }
+
+  onScroll() {
+    // The user (or the browser) scrolled; an offset decided but not yet written wins over it.
+    if (!this.scrollPending) this.scrollTop = this.viewport.scrollTop;
+    this.scheduleRender();
   }
 
   /** The row position of a node, -1 when it is not shown. */
@@ -153,13 +186,13 @@ export class Sidebar {
   render() {
     if (!this.index) return;
     if (this.frame) { cancelAnimationFrame(this.frame); this.frame = 0; }
-    const height = this.viewport.clientHeight || 600;
-    const first = Math.max(0, Math.floor(this.viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(this.rowList.length, Math.ceil((this.viewport.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+    const height = this.height(600);
+    const first = Math.max(0, Math.floor(this.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(this.rowList.length, Math.ceil((this.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
     const filtering = !!this.query.trim();
     const rows = [];
     for (let position = first; position < last; position += 1) {
-      rows.push(this.renderRow(this.rowList[position], position, filtering));
+      rows.push(this.renderRow(this.rowList[position], position, filtering ? this.query : ''));
     }
     if (!rows.length && filtering) {
       rows.push(h('div', { class: 'tree-empty' }, 'No story matches. ', h('kbd', {}, 'Esc'), ' clears the filter.'));
@@ -167,10 +200,17 @@ export class Sidebar {
     replaceChildren(this.layer, rows);
     if (this.positionOf(this.cursor) >= 0) this.viewport.setAttribute('aria-activedescendant', `node-${this.cursor}`);
     else this.viewport.removeAttribute('aria-activedescendant');
+    if (this.scrollPending) {
+      // Last, so that the one layout this write needs sees the new rows too.
+      this.scrollPending = false;
+      this.viewport.scrollTop = this.scrollTop;
+    }
   }
 
-  renderRow(nodeIndex, position, filtering) {
+  /** One row; `query` (empty when not filtering) is highlighted in its label. */
+  renderRow(nodeIndex, position, query) {
     const node = this.index.nodes[nodeIndex];
+    const filtering = query !== '';
     const isFolder = isFolderNode(node);
     const expanded = isFolder && (filtering || !this.collapsed.has(node.key));
     const classes = ['tree-row', `is-${node.kind}`];
@@ -193,7 +233,7 @@ export class Sidebar {
     },
     isFolder ? h('span', { class: `chevron${expanded ? ' is-open' : ''}`, attrs: { 'aria-hidden': 'true' } }) : h('span', { class: 'chevron-space' }),
     h('span', { class: `icon icon-${node.kind}`, attrs: { 'aria-hidden': 'true' } }),
-    h('span', { class: node.kind === 'unloadable-error' ? 'label row-error' : 'label' }, highlight(node.label, filtering ? this.query : '')),
+    h('span', { class: node.kind === 'unloadable-error' ? 'label row-error' : 'label' }, highlight(node.label, query)),
     node.saved ? h('span', { class: 'badge-saved', attrs: { 'aria-label': '(saved variant)' } }, 'saved') : null,
     node.kind === 'unloadable' ? h('span', { class: 'badge-unloadable' }, 'cannot load') : null);
   }
@@ -248,7 +288,7 @@ export class Sidebar {
       this.scrollToNode(this.cursor);
       this.render();
     };
-    const page = Math.max(1, Math.floor(this.viewport.clientHeight / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor(this.height(0) / ROW_HEIGHT) - 1);
     switch (event.key) {
       case 'ArrowDown': move(position + 1); break;
       case 'ArrowUp': move(position < 0 ? 0 : position - 1); break;
@@ -285,6 +325,12 @@ export class Sidebar {
     }
     event.preventDefault();
   }
+}
+
+/** positions[node] = its row, -1 for nodes not shown. */
+function fillPositions(positions, rowList) {
+  positions.fill(-1);
+  for (let i = 0; i < rowList.length; i += 1) positions[rowList[i]] = i;
 }
 
 /** The label with the matched parts in <mark>. */

@@ -631,6 +631,45 @@ def test_filters_ten_thousand_stories_quickly(server, ui):
     report_timings("10,000 stories (intercepted index)", timings)
 
 
+def render_settled(page):
+    """Two animation frames: a resize has been observed and a scheduled render has run."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def test_the_tree_follows_its_height(server, ui):
+    page = ui.new_page()
+    body = json.dumps(synthetic_index(10_000))
+    page.route("**/api/index.json", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    page.goto(f"{server.url}/#/story/group-0-area-0-widget-0--state-0")
+    expect(page.locator("#tree-status")).to_have_text("10000 stories")
+    tree = page.locator("#tree")
+    rows_fill_the_tree = """el => { const rows = el.querySelectorAll('.tree-row');
+        return rows.length > 0 && rows[rows.length - 1].getBoundingClientRect().bottom >= el.getBoundingClientRect().bottom; }"""
+    # Taller: rows are rendered down to the new bottom.
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    render_settled(page)
+    assert tree.evaluate(rows_fill_the_tree)
+    # Shorter: moving the highlight down scrolls as soon as it leaves the smaller tree.
+    page.set_viewport_size({"width": 1280, "height": 500})
+    render_settled(page)
+    page.locator("#filter").click()
+    page.keyboard.type("state 1")
+    for _ in range(30):
+        page.keyboard.press("ArrowDown")
+    cursor = page.locator("#tree .tree-row.is-cursor").bounding_box()
+    box = tree.bounding_box()
+    assert box["y"] <= cursor["y"] and cursor["y"] + cursor["height"] <= box["y"] + box["height"], (cursor, box)
+    # A list that shrinks and grows back between two frames still shows the rows at the scroll offset.
+    page.keyboard.press("Escape")
+    tree.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    render_settled(page)
+    page.evaluate("""() => { const input = document.querySelector('#filter');
+        for (const value of ['widget 123 state 7', '']) { input.value = value; input.dispatchEvent(new Event('input')); } }""")
+    render_settled(page)
+    assert tree.evaluate(rows_fill_the_tree)
+    assert tree.evaluate("el => el.querySelector('.tree-row').getBoundingClientRect().top <= el.getBoundingClientRect().top")
+
+
 def report_timings(what, timings):
     median = sorted(timings)[len(timings) // 2]
     print(f"\nfilter per keystroke, {what}: median {median:.1f} ms, max {max(timings):.1f} ms, n={len(timings)}")
