@@ -210,8 +210,13 @@ export class Sidebar {
   }
 
   onScroll() {
-    // The user (or the browser) scrolled; an offset decided but not yet written wins over it.
-    if (!this.scrollPending) this.scrollTop = this.viewport.scrollTop;
+    // An offset decided but not yet written wins over the user's; the event of our own write finds
+    // the rows already rendered for it.
+    if (!this.scrollPending) {
+      const top = this.viewport.scrollTop;
+      if (top === this.scrollTop) return;
+      this.scrollTop = top;
+    }
     this.scheduleRender();
   }
 
