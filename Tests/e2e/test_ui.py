@@ -603,11 +603,17 @@ def synthetic_index(count, per_component=10):
     return {"v": 1, "components": components}
 
 
-def test_filters_ten_thousand_stories_quickly(server, ui):
+def open_with_index(server, ui, index, story):
+    """A page on `story` whose catalog is `index` (the server's own index.json is not asked)."""
     page = ui.new_page()
-    body = json.dumps(synthetic_index(10_000))
+    body = json.dumps(index)
     page.route("**/api/index.json", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
-    page.goto(f"{server.url}/#/story/group-3-area-3-widget-3--state-3")
+    page.goto(f"{server.url}/#/story/{story}")
+    return page
+
+
+def test_filters_ten_thousand_stories_quickly(server, ui):
+    page = open_with_index(server, ui, synthetic_index(10_000), "group-3-area-3-widget-3--state-3")
     expect(page.locator("#tree-status")).to_have_text("10000 stories")
     # Virtualized: only the rows in view are in the DOM.
     assert page.locator("#tree .tree-row").count() < 80
@@ -656,11 +662,8 @@ def shown_nodes(page):
 
 
 def test_the_idle_warm_up_changes_nothing_the_user_sees(server, ui):
-    page = ui.new_page()
     index = synthetic_index(10_000)
-    body = json.dumps(index)
-    page.route("**/api/index.json", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
-    page.goto(f"{server.url}/#/story/group-3-area-3-widget-3--state-3")
+    page = open_with_index(server, ui, index, "group-3-area-3-widget-3--state-3")
     expect(page.locator("#tree-status")).to_have_text("10000 stories")
     # The sidebar runs its filter on throwaway queries once the page is idle (docs/ui.md).
     page.wait_for_function("() => window.storybookMetrics.filterWarmUpMs != null")
@@ -689,10 +692,7 @@ def test_the_idle_warm_up_changes_nothing_the_user_sees(server, ui):
 
 
 def test_the_tree_follows_its_height(server, ui):
-    page = ui.new_page()
-    body = json.dumps(synthetic_index(10_000))
-    page.route("**/api/index.json", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
-    page.goto(f"{server.url}/#/story/group-0-area-0-widget-0--state-0")
+    page = open_with_index(server, ui, synthetic_index(10_000), "group-0-area-0-widget-0--state-0")
     expect(page.locator("#tree-status")).to_have_text("10000 stories")
     tree = page.locator("#tree")
     rows_fill_the_tree = """el => { const rows = el.querySelectorAll('.tree-row');
