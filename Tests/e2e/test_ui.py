@@ -603,11 +603,17 @@ def synthetic_index(count, per_component=10):
     return {"v": 1, "components": components}
 
 
-def test_filters_ten_thousand_stories_quickly(server, ui):
+def open_with_index(server, ui, index, story):
+    """A page on `story` whose catalog is `index` (the server's own index.json is not asked)."""
     page = ui.new_page()
-    body = json.dumps(synthetic_index(10_000))
+    body = json.dumps(index)
     page.route("**/api/index.json", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
-    page.goto(f"{server.url}/#/story/group-3-area-3-widget-3--state-3")
+    page.goto(f"{server.url}/#/story/{story}")
+    return page
+
+
+def test_filters_ten_thousand_stories_quickly(server, ui):
+    page = open_with_index(server, ui, synthetic_index(10_000), "group-3-area-3-widget-3--state-3")
     expect(page.locator("#tree-status")).to_have_text("10000 stories")
     # Virtualized: only the rows in view are in the DOM.
     assert page.locator("#tree .tree-row").count() < 80
@@ -629,6 +635,92 @@ def test_filters_ten_thousand_stories_quickly(server, ui):
         page.keyboard.type(key)
         timings.append(page.evaluate("window.storybookMetrics.lastFilterMs"))
     report_timings("10,000 stories (intercepted index)", timings)
+
+
+def expected_matches(index, query):
+    """The sidebar's filter, as docs/ui.md describes it: every word in "title / name id", else the letters in order."""
+    words = query.lower().split()
+    stories = [(f"{c['title']} / {s['name']}".lower(), s["id"]) for c in index["components"] for s in c["stories"]]
+    substring = sum(all(w in f"{text} {story_id}" for w in words) for text, story_id in stories)
+    if substring:
+        return substring
+    return sum(is_subsequence("".join(words), text) for text, _ in stories)
+
+
+def is_subsequence(letters, text):
+    rest = iter(text)
+    return all(letter in rest for letter in letters)  # `in` consumes `rest` up to the letter found
+
+
+def render_settled(page):
+    """Two animation frames: a resize has been observed and a scheduled render has run."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def shown_nodes(page):
+    return [int(n) for n in page.locator("#tree .tree-row").evaluate_all("rows => rows.map((row) => row.dataset.node)")]
+
+
+def test_the_idle_warm_up_changes_nothing_the_user_sees(server, ui):
+    index = synthetic_index(10_000)
+    page = open_with_index(server, ui, index, "group-3-area-3-widget-3--state-3")
+    expect(page.locator("#tree-status")).to_have_text("10000 stories")
+    # The sidebar runs its filter on throwaway queries once the page is idle (docs/ui.md).
+    page.wait_for_function("() => window.storybookMetrics.filterWarmUpMs != null")
+    assert page.locator("#filter").input_value() == ""
+    # Scrolling renders again from the sidebar's state: still the whole catalog, in order, unfiltered.
+    page.locator("#tree").evaluate("el => { el.scrollTop += 10 * 28; }")
+    render_settled(page)
+    nodes = shown_nodes(page)
+    assert nodes and nodes == list(range(nodes[0], nodes[0] + len(nodes))), nodes
+    expect(page.locator("#tree mark")).to_have_count(0)
+    expect(page.locator("#tree-status")).to_have_text("10000 stories")
+    active = page.locator('#tree .tree-row.is-active[data-story="group-3-area-3-widget-3--state-3"]')
+    expect(active).to_have_count(1)
+    # Not filtering, so a component still folds.
+    component = page.locator("#tree .tree-row.is-component", has_text=re.compile(r"^Widget 3$"))
+    component.click()
+    expect(component).to_have_attribute("aria-expanded", "false")
+    expect(active).to_have_count(0)
+    # And typing after it filters as before: words, then the fuzzy fallback.
+    page.locator("#filter").click()
+    for query in ("state 7", "widget 123 state 7", "wdgt9st"):
+        page.locator("#filter").fill("")
+        page.keyboard.type(query)
+        expect(page.locator("#tree-status")).to_have_text(re.compile(rf"^{expected_matches(index, query)} of 10000 stories"))
+    expect(page.locator("#tree-status")).to_contain_text("(fuzzy)")
+
+
+def test_the_tree_follows_its_height(server, ui):
+    page = open_with_index(server, ui, synthetic_index(10_000), "group-0-area-0-widget-0--state-0")
+    expect(page.locator("#tree-status")).to_have_text("10000 stories")
+    tree = page.locator("#tree")
+    rows_fill_the_tree = """el => { const rows = el.querySelectorAll('.tree-row');
+        return rows.length > 0 && rows[rows.length - 1].getBoundingClientRect().bottom >= el.getBoundingClientRect().bottom; }"""
+    # Taller: rows are rendered down to the new bottom.
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    render_settled(page)
+    assert tree.evaluate(rows_fill_the_tree)
+    # Shorter: moving the highlight down scrolls as soon as it leaves the smaller tree.
+    page.set_viewport_size({"width": 1280, "height": 500})
+    render_settled(page)
+    page.locator("#filter").click()
+    page.keyboard.type("state 1")
+    for _ in range(30):
+        page.keyboard.press("ArrowDown")
+    render_settled(page)
+    # Measured in one call: a render replaces the row elements.
+    assert tree.evaluate("""el => { const row = el.querySelector('.tree-row.is-cursor').getBoundingClientRect();
+        const box = el.getBoundingClientRect(); return box.top <= row.top && row.bottom <= box.bottom; }""")
+    # A list that shrinks and grows back between two frames still shows the rows at the scroll offset.
+    page.keyboard.press("Escape")
+    tree.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    render_settled(page)
+    page.evaluate("""() => { const input = document.querySelector('#filter');
+        for (const value of ['widget 123 state 7', '']) { input.value = value; input.dispatchEvent(new Event('input')); } }""")
+    render_settled(page)
+    assert tree.evaluate(rows_fill_the_tree)
+    assert tree.evaluate("el => el.querySelector('.tree-row').getBoundingClientRect().top <= el.getBoundingClientRect().top")
 
 
 def report_timings(what, timings):
