@@ -21,8 +21,8 @@ package struct TransportConfiguration: Sendable {
     /// How long the application may take to answer a complete HTTP request (from `didReceive` to
     /// `respond`) before the connection is dropped. Whole seconds, rounded up.
     package var responseTimeout: Duration
-    /// A WebSocket whose pending output makes no progress for this long is closed (1008), so one stuck
-    /// reader never holds up the others.
+    /// A WebSocket whose pending output makes no progress for this long is dropped at the TCP level (no
+    /// close frame could get through its full socket), so one stuck reader never holds up the others.
     package var slowClientTimeout: Duration
     /// The most messages that may wait to be written to one WebSocket. Messages sent with a coalescing
     /// key replace their waiting predecessor and never add to the count; a connection that would go over
