@@ -424,3 +424,35 @@ def test_cli_errors_are_one_line_and_non_zero():
         assert result.returncode != 0, args
         assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
         assert "Traceback" not in result.stderr and "Fatal error" not in result.stderr
+
+
+def server_side_send_buffers(server):
+    """{client port: the server socket's send buffer (`ss` skmem tb)} for the server's established TCP
+    connections."""
+    port = server.url.rsplit(":", 1)[1]
+    out = subprocess.run(["ss", "-tmnH", "state", "established", f"( sport = :{port} )"],
+                         capture_output=True, text=True, timeout=10).stdout
+    buffers = {}
+    for line in out.replace("\n\t", " ").splitlines():
+        fields = line.split()
+        peer = int(fields[3].rsplit(":", 1)[1]) if ":" in fields[3] else int(fields[2].rsplit(":", 1)[1])
+        skmem = next(field for field in fields if field.startswith("skmem:"))
+        buffers[peer] = int(skmem.split(",tb")[1].split(",")[0])
+    return buffers
+
+
+def test_websockets_get_a_capped_send_buffer_http_keeps_autotuning(fresh_server):
+    """A stalled reader is noticed once its socket's send buffer is full: WebSockets get SO_SNDBUF
+    256 KiB (the kernel doubles it, within net.core.wmem_max); HTTP connections keep autotuning."""
+    wmem_max = int(open("/proc/sys/net/core/wmem_max").read())
+    connection = ws(fresh_server)
+    host, port = fresh_server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as http:
+        http.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert http.recv(4096).startswith(b"HTTP/1.1 200")
+        assert wait_for(lambda: len(server_side_send_buffers(fresh_server)) == 2)
+        buffers = server_side_send_buffers(fresh_server)
+        websocket_port = connection.socket.getsockname()[1]
+        assert buffers[websocket_port] == 2 * min(256 * 1024, wmem_max), buffers
+        assert buffers[http.getsockname()[1]] != buffers[websocket_port], buffers
+    connection.close()
