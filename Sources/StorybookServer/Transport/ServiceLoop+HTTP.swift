@@ -65,6 +65,11 @@ extension ServiceLoop {
             logger.debug("dropping HTTP response: connection gone or not waiting", metadata: ["sb.conn": "\(id)"])
             return
         }
+        respond(connection, with: PreparedResponse(response))
+    }
+
+    /// Starts writing `response` to the request `connection` is waiting on.
+    private func respond(_ connection: Connection, with response: PreparedResponse) {
         connection.exchange!.respond(with: response)
         lws_callback_on_writable(connection.wsi)
     }
@@ -121,14 +126,13 @@ extension ServiceLoop {
         // for bodiless requests: replace it with the application's answer time.
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.responseSeconds)
         guard let delegate = transport.delegate else {
-            connection.exchange!.respond(
-                with: .transportError(status: 503, code: "unavailable", message: "the server is not ready")
-            )
-            lws_callback_on_writable(connection.wsi)
+            respond(connection, with: PreparedResponse(
+                .transportError(status: 503, code: "unavailable", message: "the server is not ready")
+            ))
             return
         }
         if let response = delegate.transport(transport, immediateResponseTo: request) {
-            respond(to: connection.id, with: response)
+            respond(connection, with: PreparedResponse(response))
             return
         }
         delegate.transport(transport, didReceive: request, id: connection.id)
@@ -138,7 +142,7 @@ extension ServiceLoop {
     /// would otherwise be read as the next request.
     private func answerWithError(_ connection: Connection, _ error: RequestBodyError) {
         logger.debug("refusing request body: \(error)", metadata: ["sb.conn": "\(connection.id)"])
-        connection.exchange!.respond(with: error.response, closingConnection: true)
+        connection.exchange!.respond(with: PreparedResponse(error.response), closingConnection: true)
         lws_callback_on_writable(connection.wsi)
     }
 }
