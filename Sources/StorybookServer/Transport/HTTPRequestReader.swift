@@ -78,6 +78,15 @@ struct HTTPRequestReader {
             || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0
     }
 
+    /// Whether the request line says exactly `HTTP/1.1` (lws answers in the request's version).
+    var isHTTP11: Bool {
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) == 8 else { return false }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 9) { buffer in
+            guard let base = buffer.baseAddress, lws_hdr_copy(wsi, base, 9, WSI_TOKEN_HTTP) == 8 else { return false }
+            return memcmp(base, "HTTP/1.1", 8) == 0
+        }
+    }
+
     private func value(of token: lws_token_indexes) -> String? {
         let length = lws_hdr_total_length(wsi, token)
         guard length > 0 else { return nil }

@@ -20,6 +20,9 @@ struct HTTPResponseWriter {
     /// takes the version from the request, which it has not parsed yet when an upgrade is refused in
     /// `HTTP_CONFIRM_UPGRADE`: it would answer "HTTP/1.0", which WebSocket clients reject.
     var writesOwnStatusLine = false
+    /// The request is known to be HTTP/1.1: a 200 or 304 status line is copied from the very bytes lws
+    /// would write (sparing its `snprintf`); other answers still get lws' own.
+    var requestIsHTTP11 = false
 
     /// Writes what the socket accepts now; `true` once everything is written.
     func writeAvailable(_ output: inout ResponseOutput) throws(TransportError) -> Bool {
@@ -73,6 +76,10 @@ struct HTTPResponseWriter {
     }
 
     private func addStatusLine(_ status: Int, to cursor: inout HeadCursor) throws(TransportError) {
+        if requestIsHTTP11, let line = Self.lwsHTTP11StatusLine(status) {
+            try cursor.append(line)
+            return
+        }
         guard writesOwnStatusLine else {
             var position: UnsafeMutablePointer<UInt8>? = cursor.position
             try LWSCall.check(
@@ -83,6 +90,16 @@ struct HTTPResponseWriter {
             return
         }
         try cursor.append(Array("HTTP/1.1 \(status) \(HTTPStatusPhrase.phrase(for: status))\r\nserver: storybook\r\n".utf8))
+    }
+
+    /// What `lws_add_http_header_status` writes for an HTTP/1.1 request (status line, then `server` with
+    /// the context's server string), for the statuses answered from memory.
+    private static func lwsHTTP11StatusLine(_ status: Int) -> StaticString? {
+        switch status {
+        case 200: "HTTP/1.1 200 OK\r\nserver: storybook\r\n"
+        case 304: "HTTP/1.1 304 Not Modified\r\nserver: storybook\r\n"
+        default: nil
+        }
     }
 
     private func writeBodyChunk(_ output: inout ResponseOutput) throws(TransportError) {

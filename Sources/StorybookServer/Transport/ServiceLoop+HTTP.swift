@@ -50,8 +50,10 @@ extension ServiceLoop {
             respond(connection, with: response)
             return 0
         }
+        var writer = HTTPResponseWriter(wsi: wsi, scratch: scratch)
+        writer.requestIsHTTP11 = reader.isHTTP11
         do {
-            try HTTPResponseWriter(wsi: wsi, scratch: scratch).writeAll(&output)
+            try writer.writeAll(&output)
         } catch {
             logger.debug("HTTP write failed: \(error)")
             return -1
