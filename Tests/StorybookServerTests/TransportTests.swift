@@ -594,6 +594,8 @@ struct TestHTTPResponse {
     var statusLine: String
     var headers: [String: String]
     var body: [UInt8]
+    /// The head as received, status line to blank line.
+    var head = ""
     var status: Int { Int(statusLine.split(separator: " ")[1]) ?? 0 }
     var text: String { String(decoding: body, as: UTF8.self) }
 }
@@ -672,7 +674,7 @@ final class TestSocket {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: " ")
         }
         let length = bodyExpected ? Int(headers["content-length"] ?? "0") ?? 0 : 0
-        return TestHTTPResponse(statusLine: statusLine, headers: headers, body: try read(count: length))
+        return TestHTTPResponse(statusLine: statusLine, headers: headers, body: try read(count: length), head: head)
     }
 
     /// Sends a WebSocket handshake and reads the answer.

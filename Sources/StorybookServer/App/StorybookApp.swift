@@ -95,17 +95,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     }
 
     /// Answers that need no work, given on the loop thread: a projection already in memory, the health check.
-    func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == .get || request.method == .head else { return nil }
-        if request.path == "/healthz" { return .json(["status": "ok"]) }
-        if request.path.hasPrefix("/api/stories/"), access.isAuthorized(headers: request.headers, query: request.query) {
-            let id = request.path.dropFirst("/api/stories/".count)
-            guard !id.contains("/"), let body = liveStates.body(String(id)) else { return nil }
-            return .json(bytes: body)
-        }
-        guard request.path.hasPrefix("/render/"), request.queryItems.isEmpty || request.query["live"] == nil,
-              access.isAuthorized(headers: request.headers, query: request.query) else { return nil }
-        guard let (id, format) = ProjectionFormat.split(renderName: request.path.dropFirst("/render/".count)) else { return nil }
-        return renders.cached(id)?.response(format, to: request)
+    func transport(_ transport: Transport, immediateResponseTo request: RequestHead) -> PreparedResponse? {
+        ImmediateResponder(renders: renders, liveStates: liveStates, access: access).response(to: request)
     }
 }

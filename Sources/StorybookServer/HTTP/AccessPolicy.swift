@@ -11,13 +11,23 @@ struct AccessPolicy: Sendable {
     /// Whether a request carries the token: `Authorization: Bearer`, `?token=` or the cookie the UI got.
     func isAuthorized(headers: [String: String], query: [String: String]) -> Bool {
         guard let token else { return true }
-        if let authorization = headers["authorization"], authorization == "Bearer \(token)" { return true }
-        if query["token"] == token { return true }
-        if let cookies = headers["cookie"] {
-            for pair in cookies.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == Self.cookieName, parts[1] == token { return true }
-            }
+        return Self.carries(token, authorization: headers["authorization"], queryToken: query["token"], cookies: headers["cookie"])
+    }
+
+    /// The same rule on the loop thread, reading the headers only when a token is required; `query` is
+    /// the request's query items, read once by the caller.
+    func isAuthorized(_ request: RequestHead, query: [QueryItem]) -> Bool {
+        guard let token else { return true }
+        return Self.carries(token, authorization: request.value(of: .authorization),
+                            queryToken: query.first { $0.name == "token" }?.value, cookies: request.value(of: .cookie))
+    }
+
+    private static func carries(_ token: String, authorization: String?, queryToken: String?, cookies: String?) -> Bool {
+        if authorization == "Bearer \(token)" || queryToken == token { return true }
+        guard let cookies else { return false }
+        for pair in cookies.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == cookieName, parts[1] == token { return true }
         }
         return false
     }

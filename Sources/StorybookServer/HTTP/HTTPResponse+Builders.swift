@@ -21,8 +21,14 @@ extension HTTPResponse {
 
     /// A body with a strong ETag, or 304 when the client already has it.
     static func cached(_ body: [UInt8], contentType: String, etag: String, request: HTTPRequest, cacheControl: String = "no-cache") -> HTTPResponse {
+        cached(body, contentType: contentType, etag: etag, cacheControl: cacheControl,
+               notModified: ETagMatcher.isNotModified(ifNoneMatch: request.headers["if-none-match"], etag: etag))
+    }
+
+    /// A body with a strong ETag (200), or the 304 that stands for it.
+    static func cached(_ body: [UInt8], contentType: String, etag: String, cacheControl: String = "no-cache", notModified: Bool) -> HTTPResponse {
         let headers = [("ETag", etag), ("Cache-Control", cacheControl)]
-        if let match = request.headers["if-none-match"], ETagMatcher.matches(match, etag) {
+        if notModified {
             return HTTPResponse(status: 304, headers: headers, body: [])
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", contentType)] + headers, body: body)
@@ -31,6 +37,12 @@ extension HTTPResponse {
 
 /// Reads `If-None-Match` lists (`"a", W/"b"`, `*`).
 enum ETagMatcher {
+    /// Whether a request with this `If-None-Match` (or none) gets a 304 for `etag`.
+    static func isNotModified(ifNoneMatch: String?, etag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return matches(ifNoneMatch, etag)
+    }
+
     static func matches(_ header: String, _ etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)

@@ -149,7 +149,7 @@ struct HTTPRouter {
     }
 
     private func render(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
-        guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: Substring(path[0])) else {
+        guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: path[0]) else {
             return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt or .html"))
         }
         switch request.method.rawValue {

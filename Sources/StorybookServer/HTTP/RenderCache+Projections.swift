@@ -3,7 +3,20 @@ import PropsCatalog
 extension RenderCache.Entry {
     /// `/render/{id}.txt` or `.html`: the bytes with their type and strong ETag, or 304.
     func response(_ format: ProjectionFormat, to request: HTTPRequest) -> HTTPResponse {
-        .cached(body(format), contentType: format.contentType, etag: format == .text ? textETag : documentETag, request: request)
+        .cached(body(format), contentType: format.contentType, etag: etag(format), request: request)
+    }
+
+    /// The same answer for the loop thread: the text's 200 and 304 are kept prepared; the document is
+    /// built when asked for.
+    func preparedResponse(_ format: ProjectionFormat, ifNoneMatch: String?) -> PreparedResponse {
+        guard format == .html else { return textAnswer.response(ifNoneMatch: ifNoneMatch) }
+        let notModified = ETagMatcher.isNotModified(ifNoneMatch: ifNoneMatch, etag: documentETag)
+        return PreparedResponse(.cached(notModified ? [] : document, contentType: format.contentType, etag: documentETag, notModified: notModified))
+    }
+
+    /// The strong ETag of `body(format)`.
+    func etag(_ format: ProjectionFormat) -> String {
+        format == .text ? textETag : documentETag
     }
 
     /// The bytes `/render/{id}.txt` or `.html` serves.
@@ -32,11 +45,21 @@ extension ProjectionFormat {
     /// The Content-Type of the projection.
     var contentType: String { self == .text ? HTTPRouter.textType : HTTPRouter.htmlType }
 
-    /// The format a `/render/` file name asks for (`.txt` or `.html`) and the story id before it.
-    static func split(renderName name: Substring) -> (id: String, format: ProjectionFormat)? {
-        if name.hasSuffix(".txt") { return (String(name.dropLast(4)), .text) }
-        if name.hasSuffix(".html") { return (String(name.dropLast(5)), .html) }
+    /// The format a `/render/` file name asks for (`.txt` or `.html`) and the story id before it. The
+    /// first `prefixLength` bytes of `name` are skipped (the `/render/` of a whole path).
+    static func split(renderName name: String, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
+        if let id = stem(of: name, skipping: prefixLength, extension: ".txt") { return (id, .text) }
+        if let id = stem(of: name, skipping: prefixLength, extension: ".html") { return (id, .html) }
         return nil
+    }
+
+    /// The bytes of `name` between the skipped prefix and `fileExtension`, when it ends with it.
+    private static func stem(of name: String, skipping prefixLength: Int, extension fileExtension: String) -> String? {
+        let bytes = name.utf8
+        guard bytes.count >= prefixLength + fileExtension.utf8.count, name.hasSuffix(fileExtension) else { return nil }
+        let start = bytes.index(bytes.startIndex, offsetBy: prefixLength)
+        let end = bytes.index(bytes.endIndex, offsetBy: -fileExtension.utf8.count)
+        return String(name[start..<end])
     }
 }
 

@@ -4,17 +4,30 @@ import Synchronization
 /// The projections of every registered variant, rendered once and kept in memory with strong
 /// ETags: what `/render/{id}.txt|.html` answers and CI reviews.
 final class RenderCache: Sendable {
-    struct Entry: Sendable {
-        let text: [UInt8]
-        let textETag: String
+    /// A class, so that handing an entry out of the cache is one retain rather than one per field.
+    final class Entry: Sendable {
+        /// The text projection with its ETag, and its 200 and 304 ready for the loop thread.
+        let textAnswer: CachedAnswer
         /// The HTML fragment and the document's title: the standalone document is built from them
         /// when asked for, so a large catalog does not keep a copy of the stylesheet per story.
         let fragment: String
         let title: String
         let documentETag: String
 
+        init(textAnswer: CachedAnswer, fragment: String, title: String, documentETag: String) {
+            self.textAnswer = textAnswer
+            self.fragment = fragment
+            self.title = title
+            self.documentETag = documentETag
+        }
+
         /// The standalone document `/render/{id}.html` serves.
         var document: [UInt8] { Array(HTMLProjection.document(fragment: fragment, title: title).utf8) }
+
+        /// The text projection `/render/{id}.txt` serves.
+        var text: [UInt8] { textAnswer.body }
+
+        var textETag: String { textAnswer.etag }
     }
 
     /// A serialized body and its strong ETag.
@@ -102,7 +115,7 @@ final class RenderCache: Sendable {
 
     static func entry(_ rendered: RenderedStory) -> Entry {
         let text = Array(rendered.text.utf8)
-        return Entry(text: text, textETag: ContentHash.etag(text), fragment: rendered.fragment, title: rendered.title,
-                     documentETag: ContentHash.etag(rendered.document.utf8))
+        return Entry(textAnswer: CachedAnswer(text, contentType: ProjectionFormat.text.contentType, etag: ContentHash.etag(text)),
+                     fragment: rendered.fragment, title: rendered.title, documentETag: ContentHash.etag(rendered.document.utf8))
     }
 }

@@ -34,7 +34,7 @@ struct HTTPExchange {
     }
 
     /// Switches to writing `response`.
-    mutating func respond(with response: HTTPResponse, closingConnection: Bool = false) {
+    mutating func respond(with response: PreparedResponse, closingConnection: Bool = false) {
         closeAfterResponse = closeAfterResponse || closingConnection
         output = ResponseOutput(response, omitsBody: request.method == .head, closesConnection: closeAfterResponse)
         stage = .responding

@@ -47,11 +47,8 @@ struct HTTPRequestReader {
     func headers(extraNames: [String]) -> [String: String] {
         var headers: [String: String] = [:]
         for (raw, name) in Self.headerTokens {
-            let token = lws_token_indexes(rawValue: raw)
-            let length = lws_hdr_total_length(wsi, token)
-            guard length > 0 else { continue }
-            headers[name] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
-                lws_hdr_copy(wsi, buffer, capacity, token)
+            if let value = value(of: lws_token_indexes(rawValue: raw)) {
+                headers[name] = value
             }
         }
         for name in extraNames {
@@ -64,6 +61,38 @@ struct HTTPRequestReader {
             }
         }
         return headers
+    }
+
+    /// The value of one header, looked up alone; nil when absent or empty (as in ``headers(extraNames:)``).
+    func value(of header: RequestHeader) -> String? {
+        switch header {
+        case .authorization: value(of: WSI_TOKEN_HTTP_AUTHORIZATION)
+        case .cookie: value(of: WSI_TOKEN_HTTP_COOKIE)
+        case .ifNoneMatch: value(of: WSI_TOKEN_HTTP_IF_NONE_MATCH)
+        }
+    }
+
+    /// Whether the head announces a body (`Content-Length` or `Transfer-Encoding`, even an empty or zero one).
+    var announcesBody: Bool {
+        lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0
+            || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0
+    }
+
+    /// Whether the request line says exactly `HTTP/1.1` (lws answers in the request's version).
+    var isHTTP11: Bool {
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP) == 8 else { return false }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 9) { buffer in
+            guard let base = buffer.baseAddress, lws_hdr_copy(wsi, base, 9, WSI_TOKEN_HTTP) == 8 else { return false }
+            return memcmp(base, "HTTP/1.1", 8) == 0
+        }
+    }
+
+    private func value(of token: lws_token_indexes) -> String? {
+        let length = lws_hdr_total_length(wsi, token)
+        guard length > 0 else { return nil }
+        return Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+            lws_hdr_copy(wsi, buffer, capacity, token)
+        }
     }
 
     /// Runs an lws copy function into a fresh buffer; `nil` when it reports failure (a negative count).

@@ -24,7 +24,12 @@ package struct HTTPResponse: Sendable {
 
     /// The headers to send: everything except the framing headers the transport writes itself.
     var applicationHeaders: [(String, String)] {
-        headers.filter { !Self.framingHeaderNames.contains($0.0.lowercased()) }
+        headers.filter { !Self.isFramingHeader($0.0) }
+    }
+
+    /// Whether `name` is one of the framing headers, in any case.
+    static func isFramingHeader(_ name: String) -> Bool {
+        framingHeaderNames.contains(name.lowercased())
     }
 }
 

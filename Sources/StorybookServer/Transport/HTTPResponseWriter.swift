@@ -2,13 +2,17 @@ import CLibWebSockets
 
 /// Writes a ``ResponseOutput`` to an lws HTTP/1.1 connection, inside that connection's callbacks.
 ///
-/// The head is built with lws' header helpers: status line, `server`, the application's headers and
-/// `content-length` (not on 1xx, 204 and 304). A body up to ``inlineBodyLimit`` bytes goes out in the
-/// same write as the head (one `send` per small response); larger bodies follow in ``chunkSize``
-/// slices, as many per writeable callback as the socket takes without blocking.
+/// The head is the status line and `server` (from lws, which knows the request's HTTP version), the
+/// prepared ``ResponseHead/lines``, `connection: close` when closing and `content-length` (not on 1xx,
+/// 204 and 304), then the blank line: written as bytes, as lws' own HTTP/1 header helpers would (this
+/// transport refuses HTTP/2). A body up to ``inlineBodyLimit`` bytes goes out in the same write as the
+/// head (one `send` per small response); larger bodies follow in ``chunkSize`` slices, as many per
+/// writeable callback as the socket takes without blocking.
 struct HTTPResponseWriter {
     static let inlineBodyLimit = 16 * 1024
     static let chunkSize = 64 * 1024
+    /// Room for the status line, `server`, `connection`, `content-length` and the blank line.
+    private static let framingRoom = 512
 
     let wsi: OpaquePointer
     let scratch: ScratchBuffer
@@ -16,6 +20,9 @@ struct HTTPResponseWriter {
     /// takes the version from the request, which it has not parsed yet when an upgrade is refused in
     /// `HTTP_CONFIRM_UPGRADE`: it would answer "HTTP/1.0", which WebSocket clients reject.
     var writesOwnStatusLine = false
+    /// The request is known to be HTTP/1.1: a 200 or 304 status line is copied from the very bytes lws
+    /// would write (sparing its `snprintf`); other answers still get lws' own.
+    var requestIsHTTP11 = false
 
     /// Writes what the socket accepts now; `true` once everything is written.
     func writeAvailable(_ output: inout ResponseOutput) throws(TransportError) -> Bool {
@@ -30,7 +37,7 @@ struct HTTPResponseWriter {
     }
 
     /// Writes everything now, letting lws buffer what the socket does not take (for small answers given
-    /// outside a writeable callback, such as a rejected upgrade).
+    /// outside a writeable callback, such as a rejected upgrade or an immediate answer).
     func writeAll(_ output: inout ResponseOutput) throws(TransportError) {
         if !output.headWritten {
             try writeHead(&output)
@@ -41,58 +48,58 @@ struct HTTPResponseWriter {
     }
 
     private func writeHead(_ output: inout ResponseOutput) throws(TransportError) {
-        let headers = output.response.applicationHeaders.filter(Self.isValidHeader)
+        let head = output.response.head
         let inlineBody = output.bodyBytesToSend <= Self.inlineBodyLimit ? output.bodyBytesToSend : 0
-        let headEstimate = 512 + headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
-        scratch.reserve(headEstimate + inlineBody)
+        scratch.reserve(Self.framingRoom + head.lines.count + inlineBody)
 
-        var cursor: UnsafeMutablePointer<UInt8>? = scratch.start
-        let end = scratch.end
-        try addStatusLine(output.response.status, cursor: &cursor, end: end)
-        for (name, value) in headers {
-            try addHeader(name: name, value: value, cursor: &cursor, end: end)
-        }
+        var cursor = HeadCursor(start: scratch.start, end: scratch.end)
+        try addStatusLine(head.status, to: &cursor)
+        try cursor.append(head.lines)
         if output.closesConnection {
-            try addHeader(name: "connection", value: "close", cursor: &cursor, end: end)
+            try cursor.append("connection: close\r\n")
         }
-        if !output.statusForbidsBody {
-            try LWSCall.check(
-                "lws_add_http_header_content_length",
-                lws_add_http_header_content_length(wsi, lws_filepos_t(output.response.body.count), &cursor, end)
-            )
+        if !head.forbidsBody {
+            try cursor.append("content-length: ")
+            try cursor.appendDecimal(output.response.body.count)
+            try cursor.append("\r\n")
         }
-        try LWSCall.check("lws_finalize_http_header", lws_finalize_http_header(wsi, &cursor, end))
-        guard let headEnd = cursor else { throw .callFailed("lws_finalize_http_header", code: 0) }
-
+        try cursor.append("\r\n")
         if inlineBody > 0 {
-            output.response.body.withUnsafeBufferPointer { body in
-                headEnd.update(from: body.baseAddress!, count: inlineBody)
+            try output.response.body.withUnsafeBufferPointer { body throws(TransportError) in
+                try cursor.append(UnsafeBufferPointer(rebasing: body[..<inlineBody]))
             }
         }
-        let length = headEnd - scratch.start + inlineBody
+        let length = cursor.position - scratch.start
         try LWSCall.checkWrite(lws_write(wsi, scratch.start, length, LWS_WRITE_HTTP_HEADERS), expected: length)
         output.headWritten = true
         output.bodyOffset = inlineBody
     }
 
-    private func addStatusLine(
-        _ status: Int,
-        cursor: inout UnsafeMutablePointer<UInt8>?,
-        end: UnsafeMutablePointer<UInt8>
-    ) throws(TransportError) {
-        guard writesOwnStatusLine else {
-            try LWSCall.check(
-                "lws_add_http_header_status",
-                lws_add_http_header_status(wsi, UInt32(clamping: status), &cursor, end)
-            )
+    private func addStatusLine(_ status: Int, to cursor: inout HeadCursor) throws(TransportError) {
+        if requestIsHTTP11, let line = Self.lwsHTTP11StatusLine(status) {
+            try cursor.append(line)
             return
         }
-        let line = Array("HTTP/1.1 \(status) \(HTTPStatusPhrase.phrase(for: status))\r\nserver: storybook\r\n".utf8)
-        guard let start = cursor, end - start >= line.count else {
-            throw .callFailed("status line", code: 0)
+        guard writesOwnStatusLine else {
+            var position: UnsafeMutablePointer<UInt8>? = cursor.position
+            try LWSCall.check(
+                "lws_add_http_header_status",
+                lws_add_http_header_status(wsi, UInt32(clamping: status), &position, cursor.end)
+            )
+            cursor.position = position ?? cursor.position
+            return
         }
-        start.update(from: line, count: line.count)
-        cursor = start + line.count
+        try cursor.append(Array("HTTP/1.1 \(status) \(HTTPStatusPhrase.phrase(for: status))\r\nserver: storybook\r\n".utf8))
+    }
+
+    /// What `lws_add_http_header_status` writes for an HTTP/1.1 request (status line, then `server` with
+    /// the context's server string), for the statuses answered from memory.
+    private static func lwsHTTP11StatusLine(_ status: Int) -> StaticString? {
+        switch status {
+        case 200: "HTTP/1.1 200 OK\r\nserver: storybook\r\n"
+        case 304: "HTTP/1.1 304 Not Modified\r\nserver: storybook\r\n"
+        default: nil
+        }
     }
 
     private func writeBodyChunk(_ output: inout ResponseOutput) throws(TransportError) {
@@ -107,40 +114,4 @@ struct HTTPResponseWriter {
         try LWSCall.checkWrite(lws_write(wsi, scratch.start, count, kind), expected: count)
         output.bodyOffset = offset + count
     }
-
-    private func addHeader(
-        name: String,
-        value: String,
-        cursor: inout UnsafeMutablePointer<UInt8>?,
-        end: UnsafeMutablePointer<UInt8>
-    ) throws(TransportError) {
-        let result = (name + ":").withCString { cName in
-            value.withCString { cValue in
-                lws_add_http_header_by_name(
-                    wsi,
-                    UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self),
-                    UnsafeRawPointer(cValue).assumingMemoryBound(to: UInt8.self),
-                    Int32(value.utf8.count),
-                    &cursor,
-                    end
-                )
-            }
-        }
-        try LWSCall.check("lws_add_http_header_by_name", result)
-    }
-
-    /// Header names must be non-empty tokens and values free of line breaks (no header injection);
-    /// invalid headers are left out.
-    private static func isValidHeader(_ header: (String, String)) -> Bool {
-        let (name, value) = header
-        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy { tokenBytes[Int($0)] }
-        let valueIsSafe = value.utf8.allSatisfy { $0 != 0x0D && $0 != 0x0A && $0 != 0x00 }
-        return nameIsToken && valueIsSafe
-    }
-
-    /// Which bytes may appear in a header name (RFC 9110 token characters), built once.
-    private static let tokenBytes: [Bool] = {
-        let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
-        return (0..<256).map { byte in byte > 0x20 && byte < 0x7F && !separators.contains(UInt8(byte)) }
-    }()
 }

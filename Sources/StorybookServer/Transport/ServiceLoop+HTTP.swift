@@ -7,13 +7,11 @@ extension ServiceLoop {
     func beginRequest(_ wsi: OpaquePointer) -> Int32 {
         let reader = HTTPRequestReader(wsi: wsi)
         guard let (method, path) = reader.methodAndPath() else { return -1 }
+        if let result = answerImmediately(wsi, reader: reader, method: method, path: path) {
+            return result
+        }
         let connection = connections.connection(for: wsi)
-        let request = HTTPRequest(
-            method: method,
-            path: path,
-            queryItems: reader.queryItems(),
-            headers: reader.headers(extraNames: configuration.extraHeaderNames)
-        )
+        let request = fullRequest(reader, method: method, path: path)
         let framing = BodyFraming.of(
             method: method,
             contentLength: request.headers["content-length"],
@@ -32,6 +30,46 @@ extension ServiceLoop {
             answerWithError(connection, error)
         }
         return 0
+    }
+
+    /// The fast path for a bodiless GET or HEAD the delegate answers from memory: asked with the head as
+    /// lws holds it (no connection record, no copy of every header), the answer is written within this
+    /// callback (lws buffers what the socket does not take) and the transaction completes at once, with
+    /// no writeable round trip. Returns the callback's result, or nil to take the ordinary path.
+    private func answerImmediately(_ wsi: OpaquePointer, reader: HTTPRequestReader, method: HTTPMethod, path: String) -> Int32? {
+        guard method == .get || method == .head, !reader.announcesBody, let delegate = transport.delegate,
+              let response = delegate.transport(transport, immediateResponseTo: RequestHead(method: method, path: path, reader: reader))
+        else { return nil }
+        var output = ResponseOutput(response, omitsBody: method == .head, closesConnection: false)
+        guard output.bodyBytesToSend <= HTTPResponseWriter.inlineBodyLimit else {
+            // Too big for one write: send it from writeable callbacks, as any other answer.
+            let connection = connections.connection(for: wsi)
+            let request = fullRequest(reader, method: method, path: path)
+            connection.exchange = HTTPExchange(request: request, collector: RequestBodyCollector(framing: .none, limit: 0))
+            extendTimeoutForResponse(connection)
+            respond(connection, with: response)
+            return 0
+        }
+        var writer = HTTPResponseWriter(wsi: wsi, scratch: scratch)
+        writer.requestIsHTTP11 = reader.isHTTP11
+        do {
+            try writer.writeAll(&output)
+        } catch {
+            logger.debug("HTTP write failed: \(error)")
+            return -1
+        }
+        // 0: lws waits for the next request on this keep-alive connection; nonzero: it must close.
+        return lws_http_transaction_completed(wsi) == 0 ? 0 : -1
+    }
+
+    /// The request line and every header, for the delegate's `didReceive`.
+    private func fullRequest(_ reader: HTTPRequestReader, method: HTTPMethod, path: String) -> HTTPRequest {
+        HTTPRequest(
+            method: method,
+            path: path,
+            queryItems: reader.queryItems(),
+            headers: reader.headers(extraNames: configuration.extraHeaderNames)
+        )
     }
 
     /// `LWS_CALLBACK_HTTP_BODY`: the next piece of the body.
@@ -65,6 +103,11 @@ extension ServiceLoop {
             logger.debug("dropping HTTP response: connection gone or not waiting", metadata: ["sb.conn": "\(id)"])
             return
         }
+        respond(connection, with: PreparedResponse(response))
+    }
+
+    /// Starts writing `response` to the request `connection` is waiting on.
+    private func respond(_ connection: Connection, with response: PreparedResponse) {
         connection.exchange!.respond(with: response)
         lws_callback_on_writable(connection.wsi)
     }
@@ -117,28 +160,31 @@ extension ServiceLoop {
             connection.exchange!.closeAfterResponse = true
         }
         connection.exchange!.stage = .awaitingResponse
-        // lws armed a timeout of its own `timeout_secs` (5 s) when the head arrived and does not clear it
-        // for bodiless requests: replace it with the application's answer time.
-        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.responseSeconds)
+        extendTimeoutForResponse(connection)
         guard let delegate = transport.delegate else {
-            connection.exchange!.respond(
-                with: .transportError(status: 503, code: "unavailable", message: "the server is not ready")
-            )
-            lws_callback_on_writable(connection.wsi)
+            respond(connection, with: PreparedResponse(
+                .transportError(status: 503, code: "unavailable", message: "the server is not ready")
+            ))
             return
         }
-        if let response = delegate.transport(transport, immediateResponseTo: request) {
-            respond(to: connection.id, with: response)
+        if let response = delegate.transport(transport, immediateResponseTo: RequestHead(request)) {
+            respond(connection, with: response)
             return
         }
         delegate.transport(transport, didReceive: request, id: connection.id)
+    }
+
+    /// lws armed a timeout of its own `timeout_secs` (5 s) when the head arrived and does not clear it for
+    /// bodiless requests: replace it with the application's answer time.
+    private func extendTimeoutForResponse(_ connection: Connection) {
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.responseSeconds)
     }
 
     /// Answers with the transport's own error and closes afterwards: whatever body bytes may still come
     /// would otherwise be read as the next request.
     private func answerWithError(_ connection: Connection, _ error: RequestBodyError) {
         logger.debug("refusing request body: \(error)", metadata: ["sb.conn": "\(connection.id)"])
-        connection.exchange!.respond(with: error.response, closingConnection: true)
+        connection.exchange!.respond(with: PreparedResponse(error.response), closingConnection: true)
         lws_callback_on_writable(connection.wsi)
     }
 }

@@ -11,8 +11,10 @@ package protocol TransportDelegate: AnyObject, Sendable {
 
     /// Asked first for every complete request: an answer the delegate has ready in memory, given at once
     /// on the loop thread with no hand-over (a cached projection, a health check), or nil to be asked
-    /// `didReceive` instead. Must be cheap. The default answers nil.
-    func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse?
+    /// `didReceive` instead. Must be cheap: `request` reads headers and query only when asked, and a
+    /// ``PreparedResponse`` kept with the cached body is written without rebuilding its head. The
+    /// default answers nil.
+    func transport(_ transport: Transport, immediateResponseTo request: RequestHead) -> PreparedResponse?
 
     /// A client asks to open a WebSocket on the WebSocket path. Decide synchronously and cheaply (Origin
     /// and token checks); the request is still plain HTTP, so a rejection is sent as an HTTP response.
@@ -31,7 +33,7 @@ package protocol TransportDelegate: AnyObject, Sendable {
 }
 
 extension TransportDelegate {
-    package func transport(_ transport: Transport, immediateResponseTo request: HTTPRequest) -> HTTPResponse? {
+    package func transport(_ transport: Transport, immediateResponseTo request: RequestHead) -> PreparedResponse? {
         nil
     }
 }
