@@ -328,6 +328,12 @@ def busy_fraction(seconds: float = 1.0) -> float:
     return 1 - (i1 - i0) / max(1, t1 - t0)
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """All CPU time and the part the hypervisor stole (`/proc/stat` steal), in ticks since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return sum(values), values[7] if len(values) > 7 else 0
+
+
 def machine_info() -> dict:
     model = ""
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -859,7 +865,8 @@ Command: `{r['command']}`
 
 Machine: {m['nproc']} cores, {m['cpu_model']}; {m['os']}, kernel {m['kernel']}; libwebsockets {m['libwebsockets']};
 {m['swift']}; {m['wrk']}. Load average at start {' '.join(m['loadavg_start'])}, at end {' '.join(r['loadavg_end'])};
-other processes kept {100 * r['background_busy']:.0f}% of the CPU busy just before the run.
+other processes kept {100 * r['background_busy']:.0f}% of the CPU busy just before the run; the hypervisor stole
+{100 * r.get('steal_fraction', 0):.1f}% of the CPU time during the run (`/proc/stat` steal).
 
     $ free -h
 {free}
@@ -915,6 +922,7 @@ def main() -> int:
     WORK.mkdir(parents=True, exist_ok=True)
 
     started = time.monotonic()
+    ticks_at_start = cpu_ticks()
     background = busy_fraction(1.0)
     if background > 0.15:
         log(f"warning: the machine is {100 * background:.0f}% busy before the run: figures will be noisy")
@@ -984,6 +992,8 @@ def main() -> int:
 
     result["elapsed_s"] = round(time.monotonic() - started, 1)
     result["loadavg_end"] = Path("/proc/loadavg").read_text().split()[:3]
+    ticks_at_end = cpu_ticks()
+    result["steal_fraction"] = round((ticks_at_end[1] - ticks_at_start[1]) / max(1, ticks_at_end[0] - ticks_at_start[0]), 4)
     rows = build_rows(result)
     result["table"] = rows
     args.out.parent.mkdir(parents=True, exist_ok=True)
