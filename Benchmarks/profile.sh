@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Profiles a server under a short load with valgrind's callgrind (perf is not available here) and
+# Profiles a server under a short load with valgrind's callgrind (perf runs here, but the VM exposes no hardware counters) and
 # prints the top functions by inclusive and self cost, counting only the load (the counters are
 # zeroed once the server listens).
 #   Benchmarks/profile.sh SCENARIO [SECONDS] [storybook|baseline] [-- extra serve args]
