@@ -22,28 +22,15 @@ struct SnapshotExport {
 
     /// Renders every story and writes the tree at `destination`.
     func write(to destination: String) throws(SnapshotError) -> Summary {
-        let target = URL(fileURLWithPath: destination).standardizedFileURL
-        let path = target.path
-        let parent = target.deletingLastPathComponent().path
-        guard !target.lastPathComponent.isEmpty, path != "/" else { throw .rootDirectory() }
-        try Self.verifyReplaceable(path)
-        try FileSystem.makeDirectories(parent)
-
-        let pid = getpid()
-        let temporary = "\(path).tmp-\(pid)"
-        try FileSystem.removeTree(temporary)  // a leftover of a killed run with the same pid
-        try FileSystem.makeDirectory(temporary)
-        do throws(SnapshotError) {
-            let previous = try FileSystem.kind(path) == .directory ? path : nil
-            let files = try writeFiles(into: temporary, reusing: previous)
-            try Self.verifyReplaceable(path)  // it may have appeared while writing
-            var summary = Summary(stories: catalog.stories.count, files: files)
-            summary.leftover = try Self.replace(path, with: temporary, aside: "\(path).old-\(pid)")
-            return summary
-        } catch {
-            try? FileSystem.removeTree(temporary)
-            throw error
+        var directory = try ReplaceableDirectory(destination: destination, marker: SnapshotIndex.jsonName, notOurs: SnapshotError.notAnExport)
+        directory.removesInParallel = true
+        let previous = try FileSystem.kind(directory.path) == .directory ? directory.path : nil
+        let (files, leftover) = try directory.write { temporary throws(SnapshotError) in
+            try writeFiles(into: temporary, reusing: previous)
         }
+        var summary = Summary(stories: catalog.stories.count, files: files)
+        summary.leftover = leftover
+        return summary
     }
 
     /// Renders the stories on every core and hands each one's files to a ``SerialWriter`` as
@@ -80,43 +67,5 @@ struct SnapshotExport {
         try FileSystem.write(SnapshotIndex.json(catalog, snapshots), to: directory + "/" + SnapshotIndex.jsonName)
         try FileSystem.write(SnapshotIndex.html(catalog), to: directory + "/" + SnapshotIndex.htmlName)
         return snapshots.count * StorySnapshot.Kind.allCases.count + 2
-    }
-
-    /// Refuses a destination that is not absent, an empty directory or a previous export.
-    static func verifyReplaceable(_ path: String) throws(SnapshotError) {
-        switch try FileSystem.kind(path) {
-        case .missing:
-            return
-        case .directory:
-            if try FileSystem.kind(path + "/" + SnapshotIndex.jsonName) == .file { return }
-            guard try FileSystem.entries(path).isEmpty else { throw .notAnExport(path) }
-        case .symbolicLink:
-            throw .symbolicLink(path)
-        case .file, .other:
-            throw .notADirectory(path)
-        }
-    }
-
-    /// Puts `temporary` in place of `path`, moving a previous tree aside and removing it after;
-    /// answers the aside path when it could not be removed.
-    private static func replace(_ path: String, with temporary: String, aside: String) throws(SnapshotError) -> String? {
-        guard try FileSystem.kind(path) != .missing else {
-            try FileSystem.rename(temporary, to: path)
-            return nil
-        }
-        try FileSystem.removeTree(aside)
-        try FileSystem.rename(path, to: aside)
-        do throws(SnapshotError) {
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            try? FileSystem.rename(aside, to: path)
-            throw error
-        }
-        do {
-            try FileSystem.removeTree(aside, parallel: true)
-            return nil
-        } catch {
-            return aside
-        }
     }
 }

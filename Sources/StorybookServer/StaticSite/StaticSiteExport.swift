@@ -36,39 +36,27 @@ struct StaticSiteExport {
     let publicDirectory: String
 
     func write(to destination: String) throws(SnapshotError) -> Summary {
-        let target = URL(fileURLWithPath: destination).standardizedFileURL
-        let path = target.path
-        let parent = target.deletingLastPathComponent().path
-        guard !target.lastPathComponent.isEmpty, path != "/" else { throw .rootDirectory() }
+        let directory = try ReplaceableDirectory(destination: destination, marker: Self.dataDirectory + "/" + Self.markerName) { path in
+            SnapshotError(description: "refusing to replace \(path): it is not empty and has no \(Self.dataDirectory)/\(Self.markerName), so it is not a static site (nothing was changed; remove it or choose another --site)")
+        }
         let source = URL(fileURLWithPath: publicDirectory).standardizedFileURL.resolvingSymlinksInPath().path
         guard FileSystem.isDirectory(source), try FileSystem.kind(source + "/index.html") == .file else {
             throw SnapshotError(description: "\(publicDirectory) is not the browser UI's directory (no index.html): give it with --public DIR")
         }
-        let resolvedTarget = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let resolvedTarget = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
         if Self.contains(source, resolvedTarget) || Self.contains(resolvedTarget, source) {
-            throw SnapshotError(description: "the site \(path) and the UI's directory \(source) must not contain one another")
+            throw SnapshotError(description: "the site \(directory.path) and the UI's directory \(source) must not contain one another")
         }
-        try Self.verifyReplaceable(path)
-        try FileSystem.makeDirectories(parent)
-
-        let pid = getpid()
-        let temporary = "\(path).tmp-\(pid)"
-        try FileSystem.removeTree(temporary)  // a leftover of a killed run with the same pid
-        try FileSystem.makeDirectory(temporary)
-        do throws(SnapshotError) {
+        let (files, leftover) = try directory.write { temporary throws(SnapshotError) in
             var files = try Self.copyTree(from: source, to: temporary)
             try Self.markIndex(temporary + "/index.html")
             try FileSystem.write(Array(HTMLProjection.stylesheet.utf8), to: temporary + "/" + HTTPRouter.previewStylesheetName, exclusive: true)
             files += 1
-            files += try writeData(into: temporary)
-            try Self.verifyReplaceable(path)  // it may have appeared while writing
-            var summary = Summary(stories: catalog.stories.count, files: files)
-            summary.leftover = try Self.replace(path, with: temporary, aside: "\(path).old-\(pid)")
-            return summary
-        } catch {
-            try? FileSystem.removeTree(temporary)
-            throw error
+            return files + (try writeData(into: temporary))
         }
+        var summary = Summary(stories: catalog.stories.count, files: files)
+        summary.leftover = leftover
+        return summary
     }
 
     // MARK: - The data files
@@ -178,47 +166,5 @@ struct StaticSiteExport {
     /// Whether `path` is `directory` or inside it.
     private static func contains(_ directory: String, _ path: String) -> Bool {
         path == directory || path.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
-    }
-
-    // MARK: - Replacing the destination
-
-    /// Refuses a destination that is not absent, an empty directory or a previous site.
-    static func verifyReplaceable(_ path: String) throws(SnapshotError) {
-        switch try FileSystem.kind(path) {
-        case .missing:
-            return
-        case .directory:
-            if try FileSystem.kind(path + "/" + dataDirectory + "/" + markerName) == .file { return }
-            guard try FileSystem.entries(path).isEmpty else {
-                throw SnapshotError(description: "refusing to replace \(path): it is not empty and has no \(dataDirectory)/\(markerName), so it is not a static site (nothing was changed; remove it or choose another --site)")
-            }
-        case .symbolicLink:
-            throw .symbolicLink(path)
-        case .file, .other:
-            throw .notADirectory(path)
-        }
-    }
-
-    /// Puts `temporary` in place of `path`, moving a previous tree aside and removing it after;
-    /// answers the aside path when it could not be removed.
-    private static func replace(_ path: String, with temporary: String, aside: String) throws(SnapshotError) -> String? {
-        guard try FileSystem.kind(path) != .missing else {
-            try FileSystem.rename(temporary, to: path)
-            return nil
-        }
-        try FileSystem.removeTree(aside)
-        try FileSystem.rename(path, to: aside)
-        do throws(SnapshotError) {
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            try? FileSystem.rename(aside, to: path)
-            throw error
-        }
-        do {
-            try FileSystem.removeTree(aside)
-            return nil
-        } catch {
-            return aside
-        }
     }
 }
