@@ -26,6 +26,14 @@ final class LiveStateCache: Sendable {
         published.withLock { $0[storyID]?.body }
     }
 
+    /// The `GET /api/stories/{id}` answer for `session`: the published bytes when it is the published
+    /// version (every session the hub hands out is), serialized afresh otherwise.
+    func body(of session: StorySession) -> [UInt8] {
+        let current = published.withLock { $0[session.story.id] }
+        if let current, current.state.version == session.version { return current.body }
+        return StateMessage(session).resource
+    }
+
     /// The latest state of a story, if its session exists.
     func state(_ storyID: String) -> StateMessage? {
         published.withLock { $0[storyID]?.state }

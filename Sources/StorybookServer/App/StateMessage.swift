@@ -9,7 +9,7 @@ struct StateMessage {
     let storyID: String
     private let componentID: String
     private let name: String
-    private let version: Int
+    let version: Int
     private let canUndo: Bool
     private let canRedo: Bool
     private let props: [UInt8]

@@ -194,9 +194,10 @@ struct HTTPRouter {
         }
     }
 
-    private func answer(_ result: Result<StorySession, EditError>, _ body: (StorySession) -> HTTPResponse = { .json(bytes: StateMessage($0).resource) }) -> HTTPResponse {
+    /// The story's state resource (as published after the change), or what `body` makes of the session.
+    private func answer(_ result: Result<StorySession, EditError>, _ body: ((StorySession) -> HTTPResponse)? = nil) -> HTTPResponse {
         switch result {
-        case .success(let session): body(session)
+        case .success(let session): body?(session) ?? .json(bytes: hub.liveStates.body(of: session))
         case .failure(let error): .error(error)
         }
     }
