@@ -13,7 +13,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let router: HTTPRouter
     private let webSocket: WebSocketHandler
     private let renders: RenderCache
-    private let liveStates: LiveStateCache
+    private let immediateAnswers: ImmediateResponder
     private let access: AccessPolicy
     private let logger: Logger
 
@@ -36,7 +36,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         let renders = RenderCache(catalog: catalog, unloadable: unloadable)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
         self.hub = hub
-        self.liveStates = hub.liveStates
+        self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
         self.access = access
         let queue = self.queue
@@ -94,8 +94,9 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         queue.async { self.webSocket.closed(id) }
     }
 
-    /// Answers that need no work, given on the loop thread: a projection already in memory, the health check.
+    /// Answers that need no work, given on the loop thread: the health check, a live story's state and
+    /// a projection already in memory.
     func transport(_ transport: Transport, immediateResponseTo request: RequestHead) -> PreparedResponse? {
-        ImmediateResponder(renders: renders, liveStates: liveStates, access: access).response(to: request)
+        immediateAnswers.response(to: request)
     }
 }

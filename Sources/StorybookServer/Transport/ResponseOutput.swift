@@ -20,6 +20,4 @@ struct ResponseOutput {
 
     /// How many body bytes go on the wire.
     var bodyBytesToSend: Int { omitsBody || response.head.forbidsBody ? 0 : response.body.count }
-
-    var isFinished: Bool { headWritten && bodyOffset == bodyBytesToSend }
 }
