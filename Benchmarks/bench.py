@@ -776,8 +776,12 @@ def build_rows(r: dict) -> list[dict]:
     if p5 and p1:
         sb, bl = p5["storybook"], p5["baseline"]
         runs = p1["paced"]["runs"]
-        moved, moved_runs = moved_p99(runs["storybook_stalled"], runs["storybook"])
-        moved_bl, moved_bl_runs = moved_p99(runs["baseline_stalled"], runs["baseline"])
+        # each round's stalled run against the plain run of the same round, the median over the rounds
+        p99 = lambda run: run["latency_us"]["p99"]
+        stalled_sb = paired(runs["storybook_stalled"], runs["storybook"], p99, lower_is_better=True)
+        stalled_bl = paired(runs["baseline_stalled"], runs["baseline"], p99, lower_is_better=True)
+        moved, moved_runs = stalled_sb["ratio"], stalled_sb["ratios"]
+        moved_bl, moved_bl_runs = stalled_bl["ratio"], stalled_bl["ratios"]
         row(f"P5 others' p99 with a stalled reader ({sb['duration_s']:.0f} s)", sb["latency_us"]["p99"] / 1000, "ms",
             bl["latency_us"]["p99"] / 1000, "<= 1.10x own P1 paced p99", moved <= 1.10 if moved else None,
             f"storybook moved {moved}x, baseline {moved_bl}x: median over the rounds of stalled p99 / plain p99 of "
@@ -808,17 +812,9 @@ def paired(storybook_runs: list[dict], baseline_runs: list[dict], value, lower_i
         "storybook": statistics.median(sb_values) if pairs else None,
         "baseline": statistics.median(bl_values) if pairs else None,
         "ratio": round(statistics.median(ratios), 3) if ratios else None,
+        "ratios": ratios,
         "note": f"median of {len(ratios)} same-round ratios {ratios}; best runs {best_ratio}x",
     }
-
-
-def moved_p99(stalled: list[dict], plain: list[dict]) -> tuple[float | None, list[float]]:
-    """How much a stalled reader moves the others' p99: each round's stalled run against the plain run of
-    the same round (they ran back to back, under the same background load), then the median over the
-    rounds. A ratio of each side's best run would pair runs of different rounds."""
-    ratios = [round(s["latency_us"]["p99"] / p["latency_us"]["p99"], 3)
-              for s, p in zip(stalled, plain) if p["latency_us"]["p99"]]
-    return (round(statistics.median(ratios), 3) if ratios else None), ratios
 
 
 def fmt(value) -> str:
