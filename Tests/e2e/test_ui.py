@@ -112,7 +112,7 @@ def test_opens_the_catalog_and_the_first_story(server, ui):
     expect(tree.locator(".tree-row.is-group", has_text="Auth")).to_be_visible()
     expect(tree.locator(".tree-row.is-component", has_text="Login")).to_be_visible()
     expect(tree.locator('.tree-row.is-active[data-story="auth-login--empty"]')).to_be_visible()
-    expect(page.locator("#tree-status")).to_have_text("29 stories")
+    expect(page.locator("#tree-status")).to_have_text("33 stories")
     expect(preview(page).locator("h1")).to_have_text("Sign in")
     # The preview is sandboxed without scripts.
     assert page.locator("#preview").get_attribute("sandbox") == "allow-same-origin"
