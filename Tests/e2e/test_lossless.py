@@ -120,7 +120,7 @@ def test_a_64_bit_integer_survives_the_control_and_the_raw_json_editor(fresh_ser
     page = ui.open(fresh_server, CART)
     visits = control(page, "/visits")
     expect(visits).to_have_value(BIG)
-    expect(page.locator("#json-text")).to_have_value(re.compile(f'"visits": {BIG},'))
+    expect(page.locator("#json-text")).to_have_value(re.compile(f'"visits": {BIG}(?!\\d)'))
     # Another edit through Raw JSON: the 64-bit integer is written back with every digit.
     editor = page.locator("#json-text")
     editor.fill(editor.input_value().replace('"Leave at the door"', '"Ring twice"'))
@@ -131,7 +131,7 @@ def test_a_64_bit_integer_survives_the_control_and_the_raw_json_editor(fresh_ser
     # Through the control: a number beyond 2^53 reaches the server exactly.
     visits.fill("9007199254740995")
     visits.press("Enter")
-    expect(page.locator("#json-text")).to_have_value(re.compile('"visits": 9007199254740995,'))
+    expect(page.locator("#json-text")).to_have_value(re.compile('"visits": 9007199254740995(?!\\d)'))
     assert '"visits":9007199254740995' in raw_props(fresh_server, CART)
     expect(preview(page).get_by_text("Visits: 9007199254740995")).to_be_visible()
     # A number that does not fit is the server's error at the field, and nothing changes.

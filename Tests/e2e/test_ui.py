@@ -129,7 +129,7 @@ def test_finds_a_story_by_filter_and_keyboard(server, ui):
     rows = page.locator("#tree .tree-row.is-story")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_text("Hostile")
-    expect(page.locator("#tree-status")).to_have_text("1 of 29 stories")
+    expect(page.locator("#tree-status")).to_have_text("1 of 33 stories")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"#/story/profile-user-profile--hostile$"))
     wait_ready(page)
