@@ -227,3 +227,16 @@ extension Result {
         return nil
     }
 }
+
+@Suite struct JSONNumberTests {
+    @Test func eachNumberHasOneForm() throws {
+        #expect(JSONValue.number(text: "2") == .integer(2))
+        #expect(JSONValue.number(text: "2.50") == .double(2.5))
+        #expect(JSONValue.number(text: "9223372036854775808") == .exactNumber("9223372036854775808"))
+        #expect(JSONValue.number(text: "0.12345678901234567890") == .exactNumber("0.12345678901234567890"))
+        #expect(JSONValue.number(text: "1e400") == nil)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("1e400") }
+        #expect(JSONValue.exactNumber("20e-1").jsonEquals(.integer(2)))
+        #expect(!JSONValue.exactNumber("18446744073709551615").jsonEquals(.exactNumber("18446744073709551614")))
+    }
+}

@@ -73,7 +73,7 @@ public struct AnyComponent: Sendable {
         }
         self.validateJSON = { json in decodeAndRender(json).map(\.1) }
         self.suggestJSON = { json, invocation in
-            component.route(json, invocation).map { $0?.props }
+            component.route(json, invocation)
         }
         self.handlersOf = { command, json in
             guard let props = try? PropsDecoding.decode(Props.self, from: json) else { return [] }

@@ -134,11 +134,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), for: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(unsigned(UInt64(value), key), for: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(unsigned(UInt64(value)), for: key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(unsigned(value, key), for: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(unsigned(value), for: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         set(try EncodingNode.encode(value, codingPath: codingPath + [key]), for: key)
@@ -165,7 +165,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encode(value, forKey: key) } else { set(.null, for: key) }
     }
 
-    private func unsigned(_ value: UInt64, _ key: Key) -> JSONValue {
+    private func unsigned(_ value: UInt64) -> JSONValue {
         Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value))
     }
 
