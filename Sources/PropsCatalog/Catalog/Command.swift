@@ -38,18 +38,10 @@ public struct Command: Codable, Sendable, Hashable, ExpressibleByStringInterpola
     public var description: String { name }
 }
 
-/// A command being used: the command value plus what came with it (the text typed into a field).
-public struct CommandInvocation: Sendable, Hashable {
-    public var command: Command
-    /// What the browser sent with the command, as JSON: a text field sends its new text.
-    public var payload: JSONValue?
+/// A command being used, untyped: the `Command` plus what came with it (the text typed into a field).
+public typealias CommandInvocation = Invocation<Command>
 
-    public init(_ command: Command, payload: JSONValue? = nil) {
-        self.command = command
-        self.payload = payload
-    }
-
-    /// The payload as a string, when it is one: the text typed into a field
-    /// (`TextField("Name", value: props.name, command: "name.update")` sends its new text).
-    public var text: String? { payload?.stringValue }
+extension Command: CommandRepresentable {
+    /// Itself: every command is one of `Command`'s.
+    public var command: Command { self }
 }
