@@ -236,6 +236,9 @@ extension Result {
         #expect(JSONValue.number(text: "0.12345678901234567890") == .exactNumber("0.12345678901234567890"))
         #expect(JSONValue.number(text: "1e400") == nil)
         #expect(throws: JSONParseError.self) { try JSONParser.parse("1e400") }
+        // A Float in its own shortest form, and back.
+        #expect(try JSONValueEncoder().encode([Float(0.1)]) == [0.1])
+        #expect(try PropsDecoding.decode([Float].self, from: [0.1]) == [Float(0.1)])
         #expect(JSONValue.exactNumber("20e-1").jsonEquals(.integer(2)))
         #expect(!JSONValue.exactNumber("18446744073709551615").jsonEquals(.exactNumber("18446744073709551614")))
     }
