@@ -19,6 +19,9 @@ ldd .build/debug/storybook | grep -q libwebsockets  # the check above would pass
 echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
 swift build --package-path Examples/TasksStorybook
 
+echo "== the headless renderer example (Examples/HeadlessRenderer, on the StorybookClient library), used by the e2e tests"
+swift build --package-path Examples/HeadlessRenderer
+
 echo "== swift test"
 swift test --skip-build --parallel
 
@@ -33,4 +36,5 @@ if [[ ! -x .venv/bin/pytest ]] || ! cmp -s Tests/e2e/requirements.txt .venv/requ
 fi
 STORYBOOK_BINARY="$PWD/.build/debug/storybook" \
 STORYBOOK_EXAMPLE_BINARY="$PWD/Examples/TasksStorybook/.build/debug/tasks-storybook" \
+STORYBOOK_RENDERER_BINARY="$PWD/Examples/HeadlessRenderer/.build/debug/headless-renderer" \
   .venv/bin/pytest Tests/e2e -q -p no:cacheprovider "$@"
