@@ -38,7 +38,10 @@ export class RendererPanel {
 
   /** `{"type": "renderers"}` from the server. */
   onRenderers(message) {
+    const wasConnected = Boolean(this.chosenRenderer());
     this.state.renderers = message.renderers || [];
+    // The chosen renderer (re)appeared, or this page reconnected: ask again, to get its reports.
+    if (!wasConnected) this.showOnChosen();
     this.draw();
   }
 
@@ -60,7 +63,6 @@ export class RendererPanel {
   showOnChosen() {
     const renderer = this.chosenRenderer();
     if (!renderer || !this.state.story || !renderer.components.includes(this.state.component)) return;
-    if (renderer.showing === this.state.story) return;
     const ref = this.connection.nextRef('show');
     this.connection.send({ type: 'show', renderer: renderer.name, story: this.state.story, ref });
   }

@@ -101,10 +101,24 @@ def test_a_renderer_is_listed_shown_a_story_follows_it_and_its_reports_are_serve
         no_image = server.get(f"/render/{PROFILE}.png?renderer=headless")
         assert no_image.status_code == 404 and "no image" in no_image.json()["error"]["message"]
 
-        # A browser that opens the story later gets the latest report at once.
-        with ws(server) as late:
+        # Reports go only to the browsers that asked the renderer to show something: a browser that opens
+        # the story later and picks the renderer gets its latest report at once, the renderer nothing new.
+        with ws(server) as late, ws(server) as bystander:
+            bystander.send(json.dumps({"type": "subscribe", "story": PROFILE}))
+            receive(bystander, "state")
             late.send(json.dumps({"type": "subscribe", "story": PROFILE}))
+            receive(late, "state")
+            late.send(json.dumps({"type": "show", "renderer": "headless", "story": PROFILE}))
             assert receive(late, "rendered")["text"] == "Grace"
+            renderer.send(json.dumps({"type": "rendered", "story": PROFILE, "version": 2, "text": "Grace again"}))
+            assert receive(late, "rendered")["text"] == "Grace again"
+            assert receive(browser, "rendered", where=lambda m: m.get("text") == "Grace again")
+            with pytest.raises(TimeoutError):
+                while True:
+                    assert json.loads(bystander.recv(timeout=0.3))["type"] != "rendered"
+            with pytest.raises(TimeoutError):
+                while True:
+                    assert json.loads(renderer.recv(timeout=0.3))["type"] not in ("show", "state")
 
         # Shown another story, the renderer stops getting the first one's states.
         browser.send(json.dumps({"type": "show", "renderer": "headless", "story": OTHER}))

@@ -62,6 +62,8 @@ def test_a_stale_or_failing_renderer_is_obvious(fresh_server, ui):
         fake.send(json.dumps({"type": "renderer", "name": "slow-phone", "platform": "iOS 26", "components": ["profile-user-profile"]}))
         page = ui.open(server, story)
         page.locator("#renderer-picker").select_option("slow-phone")
+        while json.loads(fake.recv(timeout=5))["type"] != "show":
+            pass
         fake.send(json.dumps({"type": "rendered", "story": story, "version": 1, "text": "v1 as drawn"}))
         view = page.locator("#renderer-view")
         expect(view.locator(".renderer-text")).to_have_text("v1 as drawn")

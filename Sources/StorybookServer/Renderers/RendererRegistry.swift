@@ -34,6 +34,9 @@ final class RendererRegistry {
     private var names: [ConnectionID: String] = [:]
     /// The WebSockets that asked for the list: each gets it again when it changes.
     private var listeners: Set<ConnectionID> = []
+    /// The renderer each browser last asked to show a story: it gets that renderer's reports (of the
+    /// stories it subscribes to) and no other's, so renderers add nothing for the other viewers.
+    private var watching: [ConnectionID: String] = [:]
 
     init(hub: StoryHub, logger: Logger) {
         self.hub = hub
@@ -52,6 +55,7 @@ final class RendererRegistry {
     /// A WebSocket closed: a renderer disappears from the list.
     func closed(_ connection: ConnectionID) {
         listeners.remove(connection)
+        watching[connection] = nil
         guard let name = names.removeValue(forKey: connection) else { return }
         renderers[name] = nil
         logger.info("renderer disconnected", metadata: ["sb.renderer": "\(name)", "sb.conn": "\(connection.raw)"])
@@ -74,14 +78,10 @@ final class RendererRegistry {
         }
     }
 
-    /// Sends a new subscriber of a story the latest report of every renderer about it.
+    /// Sends a new subscriber of a story the latest report about it of the renderer it watches.
     func sendReports(of story: String, to connection: ConnectionID) {
-        guard !isRenderer(connection) else { return }
-        for renderer in all {
-            if let report = renderer.reports[story] {
-                hub.send(report.message(renderer: renderer.name), to: connection, coalescingKey: Self.reportKey(renderer.name, story))
-            }
-        }
+        guard !isRenderer(connection), let name = watching[connection], let report = renderers[name]?.reports[story] else { return }
+        hub.send(report.message(renderer: name), to: connection, coalescingKey: Self.reportKey(name, story))
     }
 
     private func announce(name: String, platform: String, components: [String], connection: ConnectionID) -> Result<Void, EditError> {
@@ -120,7 +120,13 @@ final class RendererRegistry {
         guard renderer.components.contains(component) else {
             return .failure(EditError(.notFound, "the renderer '\(name)' does not render the component '\(component)' (it renders: \(renderer.components.joined(separator: ", ")))", path: "/story"))
         }
-        if let previous = renderer.showing, previous != story {
+        watching[connection] = name
+        if renderer.showing == story {
+            // Already showing it: the asker gets the latest report, the renderer nothing new.
+            sendReports(of: story, to: connection)
+            return .success(())
+        }
+        if let previous = renderer.showing {
             _ = hub.unsubscribe(renderer.connection, from: previous)
         }
         renderer.showing = story
@@ -129,6 +135,7 @@ final class RendererRegistry {
                   "source": .string(ChangeSource.webSocket(connection.raw).description)], to: renderer.connection)
         _ = hub.subscribe(renderer.connection, to: story)
         hub.sendState(of: story, to: renderer.connection)
+        sendReports(of: story, to: connection)  // what it drew of this story before, if anything
         publishList()
         return .success(())
     }
@@ -159,7 +166,7 @@ final class RendererRegistry {
             renderer.reports[renderer.order.removeFirst()] = nil
         }
         renderers[name] = renderer
-        let viewers = hub.subscribers(of: story).filter { !isRenderer($0) }
+        let viewers = hub.subscribers(of: story).filter { watching[$0] == name && !isRenderer($0) }
         hub.send(report.message(renderer: name).serializedBytes(), to: viewers, coalescingKey: Self.reportKey(name, story))
         return .success(())
     }
