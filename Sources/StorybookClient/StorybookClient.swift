@@ -129,6 +129,11 @@ public final class StorybookClient: Sendable {
         }
     }
 
+    /// Sends a typed command of the story being shown (a value of the component's command type).
+    public func dispatch<Typed: CommandRepresentable>(_ command: Typed, payload: JSONValue? = nil) {
+        dispatch(command.command, payload: payload)
+    }
+
     /// Reports what the app made of one state: an image (PNG bytes), a text, or why it failed.
     public func report<Props>(_ state: RendererState<Props>, image: Data? = nil, text: String? = nil, error: String? = nil) {
         report(story: state.story, version: state.version, image: image, text: text, error: error)
