@@ -14,13 +14,15 @@ import Testing
 
         func add(_ event: WebSocketClientEvent) { received.withLock { $0.append(event) } }
 
-        func wait(for predicate: ([WebSocketClientEvent]) -> Bool, seconds: Double = 5) async -> Bool {
+        /// Waits until `predicate` holds; checks once more after the deadline, since a test run in
+        /// parallel with all the others may get no thread for seconds.
+        func wait(for predicate: ([WebSocketClientEvent]) -> Bool, seconds: Double = 30) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
+            while true {
                 if received.withLock({ predicate($0) }) { return true }
+                if Date() >= deadline { return false }
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            return false
         }
 
         func messages() -> [JSONValue] {
