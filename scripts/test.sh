@@ -22,7 +22,7 @@ echo "== the example package (Examples/TasksStorybook), built as a user's packag
 swift build --package-path Examples/TasksStorybook || swift build --package-path Examples/TasksStorybook
 
 echo "== the headless renderer example (Examples/HeadlessRenderer, on the StorybookClient library), used by the e2e tests"
-swift build --package-path Examples/HeadlessRenderer
+swift build --package-path Examples/HeadlessRenderer || swift build --package-path Examples/HeadlessRenderer  # the same cached-graph retry
 
 echo "== swift test"
 swift test --skip-build --parallel
