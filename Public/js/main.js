@@ -19,6 +19,7 @@ import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
 import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
+import { RendererPanel } from './renderers.js';
 import * as URLState from './url-state.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
@@ -63,6 +64,10 @@ const preview = new Preview($('preview'), {
       toast('Not connected: the command was not sent.', 'error');
     }
   },
+});
+
+const renderers = new RendererPanel({
+  picker: $('renderer-picker'), view: $('renderer-view'), connection,
 });
 
 const controls = new Controls($('controls'), {
@@ -192,7 +197,10 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     document.title = `${story.title} / ${story.name} · Storybook`;
     $('save-component').textContent = story.title;
     if (staticSite) loadStaticStory(storyId);
-    else connection.subscribe(storyId);
+    else {
+      connection.subscribe(storyId);
+      renderers.openStory(storyId, story.componentId);
+    }
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
@@ -301,6 +309,8 @@ connection.addEventListener('message', ({ detail: message }) => {
       break;
     case 'history': timeTravel.onHistory(message); break;
     case 'replay': replay.onReplay(message); break;
+    case 'renderers': renderers.onRenderers(message); break;
+    case 'rendered': renderers.onRendered(message); break;
     default: break;
   }
 });
@@ -323,6 +333,7 @@ function onState(state) {
   if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
   timeTravel.onState(state);
   replay.onState(state);
+  renderers.onLiveVersion(state.version);
   updateToolbar();
 
   if (mine) {
