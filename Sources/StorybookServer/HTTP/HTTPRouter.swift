@@ -18,6 +18,8 @@ struct HTTPRouter {
     private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
     private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
+    /// The rules that put the UI's preview in an environment (`?colorScheme=dark&dynamicType=...`).
+    static let previewEnvironmentStylesheetName = "preview-environment.css"
 
     func route(_ request: HTTPRequest) -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
@@ -36,6 +38,11 @@ struct HTTPRouter {
             return render(request, Array(segments.dropFirst()))
         case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
+        case ("GET", Self.previewEnvironmentStylesheetName) where segments.count == 1, ("HEAD", Self.previewEnvironmentStylesheetName) where segments.count == 1:
+            return withEnvironment(request) { environment in
+                let bytes = Array(HTMLProjection.environmentStylesheet(environment).utf8)
+                return .cached(bytes, contentType: "text/css; charset=utf-8", etag: ContentHash.etag(bytes), request: request)
+            }
         case ("GET", _), ("HEAD", _):
             guard let staticFiles else { return .error(EditError(.notFound, "no such file: \(request.path)")) }
             var response = staticFiles.response(for: request)

@@ -33,8 +33,8 @@ struct WebSocketHandler {
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
         let source = ChangeSource.webSocket(connection.raw)
         switch message {
-        case .subscribe(let story):
-            switch hub.subscribe(connection, to: story) {
+        case .subscribe(let story, let environment):
+            switch hub.subscribe(connection, to: story, environment: environment) {
             case .success:
                 hub.sendState(of: story, to: connection)
             case .failure(let error):
