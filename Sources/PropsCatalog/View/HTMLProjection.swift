@@ -163,8 +163,8 @@ public enum HTMLProjection {
         }
     }
 
-    /// The ARIA attributes of accessibility settings on the element of `node`: `aria-label`,
-    /// `aria-description` (the hint, and a value where the role has no value attribute),
+    /// The ARIA attributes of accessibility settings on the element of `node`: `aria-label`, `title`
+    /// (the hint, and a value where the role has no value attribute: the accessible description),
     /// `aria-valuetext`, `role="heading"` with `aria-level`, and `aria-hidden` (`alt=""` on an image).
     private static func accessibilityAttributes(_ info: AccessibilityInfo, for node: ViewNode) -> String {
         var attributes = ""
@@ -182,7 +182,7 @@ public enum HTMLProjection {
         if let value = info.value {
             if case .progress(_, .some) = node { attributes += " aria-valuetext=\"\(escape(value))\"" } else { description.insert(value, at: 0) }
         }
-        if !description.isEmpty { attributes += " aria-description=\"\(escape(description.joined(separator: ". ")))\"" }
+        if !description.isEmpty { attributes += " title=\"\(escape(description.joined(separator: ". ")))\"" }
         return attributes
     }
 
