@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import PropsCatalog
 @testable import StorybookServer
+@testable import StorybookReview
+@testable import StorybookTransport
 import Testing
 
 /// The accessibility and environment parts of the HTTP routes and the WebSocket, without a socket.

@@ -1,4 +1,6 @@
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// The answers the loop thread gives at once from memory, with no hand-over to the app's queue: the
 /// health check, a story's live state (`GET /api/stories/{id}`) and a projection already rendered

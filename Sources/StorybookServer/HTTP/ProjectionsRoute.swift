@@ -1,4 +1,6 @@
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// `/api/projections`: every story's projection with its content hash in one response, for CI.
 ///

@@ -1,4 +1,6 @@
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 extension RenderCache.Entry {
     /// `/render/{id}.txt`, `.a11y.txt` or `.html`: the bytes with their type and strong ETag, or 304.
@@ -56,15 +58,6 @@ extension RenderCache.Entry {
 extension ProjectionFormat {
     /// The Content-Type of the projection.
     var contentType: String { self == .html ? HTTPRouter.htmlType : HTTPRouter.textType }
-
-    /// The file name ending of the projection: `.txt`, `.a11y.txt` or `.html`.
-    var fileExtension: String {
-        switch self {
-        case .text: ".txt"
-        case .html: ".html"
-        case .a11y: ".a11y.txt"
-        }
-    }
 
     /// The format a `/render/` file name asks for (`.txt`, `.a11y.txt` or `.html`) and the story id
     /// before it. The first `prefixLength` bytes of `name` are skipped (the `/render/` of a whole path).
