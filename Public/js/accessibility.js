@@ -1,8 +1,10 @@
 // The Accessibility tab: the live state's accessibility outline (what a screen reader announces)
 // and the audit's findings, fetched again after every new state, in the open environment:
 //   GET render/<id>.a11y.txt?live=1&<environment>
-//   GET api/stories/<id>/audit?<environment>   {story, level, version, findings: [{rule, severity, node, message}]}
-// Choosing a finding highlights its element in the preview (Preview.highlight walks the node path).
+//   GET api/stories/<id>/audit?<environment>   {story, level, version, findings: [{rule, severity, node, message}],
+//                                              elements: [{node, line}]}
+// Choosing a finding, or pointing at a line of the outline, highlights its element in the preview
+// (Preview.highlight walks the node path).
 
 import { h, debounce } from './dom.js';
 import { requestJSON } from './api.js';
@@ -62,7 +64,16 @@ export class AccessibilityPanel {
   }
 
   render(outline, audit) {
-    this.els.outline.textContent = outline || '(nothing is announced)';
+    // The outline's lines, each pointing at its element; the fetched text when the audit has no elements.
+    const elements = audit.elements || [];
+    if (elements.length && elements.map((e) => `${e.line}\n`).join('') === outline) {
+      this.els.outline.replaceChildren(...elements.map((element) => h('span', {
+        class: 'a11y-line', dataset: { node: element.node },
+        on: { mouseenter: () => this.hooks.highlight(element.node), click: () => this.hooks.highlight(element.node, { scroll: true }) },
+      }, `${element.line}\n`)));
+    } else {
+      this.els.outline.textContent = outline || '(nothing is announced)';
+    }
     const findings = audit.findings || [];
     const errors = findings.filter((f) => f.severity === 'error').length;
     this.els.count.textContent = findings.length ? String(findings.length) : '';

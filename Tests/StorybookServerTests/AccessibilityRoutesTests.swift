@@ -52,6 +52,8 @@ import Testing
         #expect(findings.map { "\($0["rule"]!.stringValue!) \($0["node"]!.stringValue!) \($0["severity"]!.stringValue!)" } == [
             "image-alt /0/1 warning", "heading-order /0/2 warning", "control-name /0/3/1 warning", "control-name /0/3/2 warning",
         ])
+        #expect(audit["elements"]?.arrayValue?.first == ["node": "/0/0", "line": "heading level 1 \"Account\""])
+        #expect(audit["elements"]?.arrayValue?.count == 7)
         #expect(get("/api/stories/nope--nope/audit").status == 404)
         #expect(router.route(HTTPRequest(method: .post, path: "/api/stories/settings-account-form--broken/audit")).status == 405)
     }

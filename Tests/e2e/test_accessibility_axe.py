@@ -13,6 +13,8 @@ Rules that do not apply to a headless projection are turned off (docs/view.md sa
 Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_accessibility_axe.py -q
 """
 import json
+import pathlib
+import re
 
 import pytest
 import requests
@@ -24,23 +26,15 @@ AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {rule: {"enabled": False}
 # Our rule -> the axe rule that flags the same problem.
 SAME_PROBLEM = {"control-name": "button-name", "image-alt": "image-alt", "heading-order": "heading-order"}
 
-# The element of a view node path, walked as Public/js/preview.js does it.
-ELEMENT_AT = """(path) => {
-  const nodeChildren = (element) => {
-    const result = [];
-    let first = true;
-    for (const child of element.children) {
-      const isTitle = child.classList.contains('sb-component-title') || (first && child.tagName === 'H3' && element.classList.contains('sb-section'));
-      first = false;
-      if (isTitle) continue;
-      if (child.classList.contains('sb-row')) result.push(...child.children); else result.push(child);
-    }
-    return result;
-  };
+# The element of a view node path, walked by the UI's own rule: Public/js/preview.js's nodeChildren.
+PREVIEW_JS = (pathlib.Path(__file__).resolve().parents[2] / "Public" / "js" / "preview.js").read_text()
+NODE_CHILDREN = re.search(r"^function nodeChildren\(element\) \{.*?^\}$", PREVIEW_JS, re.S | re.M).group(0)
+ELEMENT_AT = f"""(path) => {{
+  {NODE_CHILDREN}
   let element = document.querySelector('main.sb-root');
-  for (const token of path.split('/').slice(1)) element = nodeChildren(element)[Number(token)];
+  for (const token of path.split('/').slice(1)) element = element && nodeChildren(element)[Number(token)];
   return element ? element.outerHTML : null;
-}"""
+}}"""
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,9 @@ def test_accessibility_tab_shows_outline_and_findings_of_the_live_state(fresh_se
     page.locator('.a11y-finding[data-rule="image-alt"] button').click()
     expect(preview(page).locator("img.sb-highlight")).to_have_count(1)
     expect(preview(page).locator(".sb-highlight")).to_have_count(1)
+    # Each line of the outline points at its element too.
+    page.locator('#a11y-outline .a11y-line[data-node="/0/4"]').click()
+    expect(preview(page).locator("label.sb-toggle.sb-highlight")).to_have_count(1)
 
     # Every edit updates the outline and the findings: fixing the form clears them.
     props = live(fresh_server, BROKEN)["props"]

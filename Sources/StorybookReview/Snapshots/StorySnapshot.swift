@@ -44,14 +44,12 @@ package struct StorySnapshot: Sendable {
     /// Renders `story` exactly as the render cache does, in the default environment and in each of
     /// `environments` (those that render the same view as the default add nothing).
     package init(_ story: Catalog.Story, environments: [ViewEnvironment] = []) throws(SnapshotError) {
-        func render(_ environment: ViewEnvironment) throws(SnapshotError) -> RenderedStory {
-            do {
-                return try RenderedStory(story, environment: environment)
-            } catch {
-                throw .unrenderable(story.id, "\(error)")
-            }
+        let rendered: RenderedStory
+        do {
+            rendered = try RenderedStory(story)
+        } catch {
+            throw .unrenderable(story.id, "\(error)")
         }
-        let rendered = try render(.standard)
         let text = Array(rendered.text.utf8)
         let outline = Array(rendered.accessibility.utf8)
         let document = Array(rendered.document.utf8)
@@ -68,8 +66,14 @@ package struct StorySnapshot: Sendable {
         var findings = rendered.findings.map { Finding(environment: "", finding: $0) }
         var seen: Set<ViewEnvironment> = [.standard]
         for environment in environments where seen.insert(environment).inserted {
-            let variant = try render(environment)
-            guard variant.view != rendered.view else { continue }
+            // Only the view is rendered to compare; the projections only where it differs.
+            let view: [ViewNode]
+            switch story.registeredView(in: environment) {
+            case .success(let value): view = value
+            case .failure(let error): throw .unrenderable(story.id, "in \(environment.key): \(error)")
+            }
+            guard view != rendered.view else { continue }
+            let variant = RenderedStory(view: view, title: rendered.title, auditLevel: story.component.auditLevel, environment: environment)
             let key = environment.key
             for kind in [Kind.txt, .a11y, .html] {
                 let bytes = Array(variant.body(kind.format).utf8)

@@ -10,9 +10,19 @@ extension StorySession {
         return Projections(validated.view)
     }
 
-    /// The audit of the live version in `environment`, at the component's level.
-    func findings(in environment: ViewEnvironment) -> [AuditFinding] {
-        story.component.auditLevel.applied(to: projections(in: environment).findings)
+    /// `GET /api/stories/{id}/audit`: `{"story", "level", "version", "findings", "elements"}`, the live
+    /// version's findings in `environment` at the component's level, and the announced elements with
+    /// their node paths and outline lines (what the UI's Accessibility tab points at in the preview).
+    func auditJSON(in environment: ViewEnvironment) -> JSONValue {
+        let view = (try? story.component.validate(props, in: environment).get())?.view ?? []
+        let elements = AccessibilityTree.elements(view)
+        let level = story.component.auditLevel
+        guard case .object(var members) = AccessibilityAudit.json(story: story.id, level: level, findings: level.applied(to: AccessibilityAudit.findings(elements))) else {
+            return .null
+        }
+        members["version"] = .integer(Int64(version))
+        members["elements"] = .array(elements.map { ["node": .string($0.node), "line": .string(AccessibilityOutline.line($0))] })
+        return .object(members)
     }
 
     /// "Title / Variant", the live document's title.

@@ -91,14 +91,7 @@ struct HTTPRouter {
             }
         case ("GET", "audit"), ("HEAD", "audit"):
             return withEnvironment(request) { environment in
-                answer(hub.session(id)) { session in
-                    var audit = AccessibilityAudit.json(story: id, level: session.story.component.auditLevel, findings: session.findings(in: environment))
-                    if case .object(var members) = audit {
-                        members["version"] = .integer(Int64(session.version))
-                        audit = .object(members)
-                    }
-                    return .json(audit)
-                }
+                answer(hub.session(id)) { session in .json(session.auditJSON(in: environment)) }
             }
         case ("PUT", "props"):
             return withJSONBody(request) { body in answer(hub.apply(.replace(body), to: id, source: .http)) }
