@@ -189,7 +189,7 @@ public enum HTMLProjection {
     /// The character an icon name shows; unknown names show a bullet.
     static func glyph(_ icon: String) -> String {
         switch icon {
-        case "trash": "🗑"
+        case "trash": "✗"
         case "plus": "+"
         case "minus": "−"
         case "xmark": "✕"
