@@ -11,6 +11,8 @@
 // Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
 // from the live props), then drops `props` from the address bar so a reload does not re-apply them.
 
+import { parse as parseJSON, stringify } from './json.js';
+
 /** Base64url (RFC 4648 §5, no padding) of the UTF-8 bytes of `text`. */
 export function encodeBase64Url(text) {
   const bytes = new TextEncoder().encode(text);
@@ -51,7 +53,7 @@ export function readLocation(location = window.location) {
   const result = { storyId, environment: Environment.fromParams(params) };
   if (params.has('props')) {
     try {
-      result.props = JSON.parse(decodeBase64Url(params.get('props')));
+      result.props = parseJSON(decodeBase64Url(params.get('props')));
     } catch (error) {
       result.propsError = `The link's props could not be read: ${error.message}`;
     }
@@ -63,7 +65,7 @@ export function readLocation(location = window.location) {
 export function storyHash(storyId, props, environment) {
   let hash = `#/story/${encodeURIComponent(storyId)}`;
   const params = new URLSearchParams(Environment.changes(environment));
-  if (props !== undefined) params.set('props', encodeBase64Url(JSON.stringify(props)));
+  if (props !== undefined) params.set('props', encodeBase64Url(stringify(props)));
   const query = params.toString();
   return query ? `${hash}?${query}` : hash;
 }

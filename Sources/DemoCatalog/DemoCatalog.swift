@@ -21,6 +21,8 @@ public enum DemoCatalog {
             Movies.app
             Movies.list
             Movies.detail
+            Cart.component
+            Cart.line
             AccountForm.component
         }
         .testing(in: environments)
