@@ -10,7 +10,7 @@ Rules that do not apply to a headless projection are turned off (docs/view.md sa
 - page-has-heading-one: a story is one component's state, not a page.
 (target-size is not in the bundled axe-core 4.4.3; tap target sizes are the stylesheet's too.)
 
-Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_accessibility_axe.py -q
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_axe.py -q
 """
 import json
 import pathlib
