@@ -142,13 +142,13 @@ const compare = new ComparePanel({
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
-/** Sends an edit of the open story with a fresh ref; false when not connected. */
+/** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
   const ref = connection.nextRef(meta.kind);
   refs.set(ref, meta);
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
-  return connection.send({ ...message, story: current.storyId, ref });
+  return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
 
 // MARK: - Opening stories
@@ -323,6 +323,11 @@ connection.addEventListener('message', ({ detail: message }) => {
 
 function onState(state) {
   if (state.story !== current.storyId) return;
+  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
+  // A field with an edit in flight sends what was typed meanwhile (before the controls update,
+  // so the field stays busy while it has an edit on its way).
+  if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
+  else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
   current.fresh = false;
   current.state = state;
@@ -338,7 +343,6 @@ function onState(state) {
   replay.onState(state);
   updateToolbar();
 
-  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
   if (mine) {
     controls.clearServerErrors();
     if (mine.kind === 'json' || mine.kind === 'link') jsonEditor.accepted();
@@ -360,6 +364,7 @@ function onError(error) {
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
+      controls.settle(error.ref, false);
       const row = where !== undefined ? controls.showServerError(where, error.message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
       break;
@@ -395,6 +400,7 @@ connection.addEventListener('status', ({ detail }) => {
   indicator.querySelector('.conn-text').textContent = texts[detail.status];
   indicator.title = detail.status === 'connected' ? 'Live: edits are shared with every open browser' : texts[detail.status];
   document.body.classList.toggle('is-disconnected', detail.status !== 'connected');
+  if (detail.status !== 'connected') controls.connectionLost();
   updateBanner(detail);
 });
 
@@ -422,6 +428,7 @@ $('banner-retry').addEventListener('click', () => connection.retryNow());
 
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
+  controls.resume();
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {
