@@ -21,6 +21,9 @@ import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
 import { RendererPanel } from './renderers.js';
 import * as URLState from './url-state.js';
+import * as Environment from './environment.js';
+import { AccessibilityPanel } from './accessibility.js';
+import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
 import { h, canonicalJSON } from './dom.js';
@@ -40,6 +43,7 @@ const current = {
   fresh: true,          // accept the next state whatever its version (after subscribing)
   linkProps: undefined, // props from a deep link, applied once subscribed
   variants: null,       // component's stories' props, fetched for union case switching
+  environment: { ...Environment.DEFAULTS }, // what the story is rendered in (toolbar, URL, subscribe)
 };
 const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
 let index = null;
@@ -133,6 +137,14 @@ const review = new ReviewPage($('review'), {
   toast: (text, kind) => toast(text, kind),
 });
 
+const accessibility = new AccessibilityPanel({
+  outline: $('a11y-outline'), findings: $('a11y-findings'), count: $('a11y-count'), status: $('a11y-status'),
+}, { highlight: (node, options) => preview.highlight(node, options) });
+
+const compare = new ComparePanel({
+  preset: $('compare-preset'), projection: $('compare-projection'), summary: $('compare-summary'), table: $('compare-table'),
+});
+
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
 /** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
@@ -170,9 +182,12 @@ async function loadIndex() {
 }
 
 /** Opens a story: subscribes, loads its component's schema, and shows its live state. */
-function openStory(storyId, { push = false, linkProps, linkError } = {}) {
+function openStory(storyId, { push = false, linkProps, linkError, environment } = {}) {
   if (!index) return;
-  if (push) URLState.pushStory(storyId);
+  if (push) URLState.pushStory(storyId, current.environment);
+  if (environment && Environment.query(environment) !== Environment.query(current.environment)) {
+    setEnvironment(environment, { resubscribe: storyId === current.storyId && !!current.story });
+  }
   setView('story');
   closeSharePopover();
   saveVariant.close();
@@ -198,9 +213,10 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     $('save-component').textContent = story.title;
     if (staticSite) loadStaticStory(storyId);
     else {
-      connection.subscribe(storyId);
+      connection.subscribe(storyId, Environment.changes(current.environment));
       renderers.openStory(storyId, story.componentId);
     }
+    accessibility.show(storyId, current.environment, { isStatic: staticSite });
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
@@ -249,7 +265,7 @@ function loadSchema(componentId) {
 function applyLinkProps() {
   const props = current.linkProps;
   current.linkProps = undefined;
-  URLState.replaceStory(current.storyId);
+  URLState.replaceStory(current.storyId, current.environment);
   if (staticSite) {
     toast('Read-only static site: the props in the link are not applied; this is the registered variant.', 'info');
     return;
@@ -328,6 +344,8 @@ function onState(state) {
   hideStageMessage();
   preview.show(state.html);
   $('stage-text').textContent = state.text;
+  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
+  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
   if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
   jsonEditor.setProps(state.props, state.version);
   if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
@@ -531,9 +549,14 @@ function selectTab(tabs, selected) {
   }
 }
 
-const stageTabs = [$('tab-preview'), $('tab-text')];
-const dockTabs = [$('tab-actions'), $('tab-history')];
-for (const tab of stageTabs) tab.addEventListener('click', () => selectTab(stageTabs, tab));
+const stageTabs = [$('tab-preview'), $('tab-text'), $('tab-compare')];
+const dockTabs = [$('tab-actions'), $('tab-history'), $('tab-a11y')];
+for (const tab of stageTabs) {
+  tab.addEventListener('click', () => {
+    selectTab(stageTabs, tab);
+    if (tab.id === 'tab-compare') compare.show(current.storyId, current.environment, { visible: true, isStatic: staticSite });
+  });
+}
 for (const tab of dockTabs) {
   tab.addEventListener('click', () => {
     selectTab(dockTabs, tab);
@@ -552,6 +575,39 @@ for (const tabs of [stageTabs, dockTabs]) {
   }
 }
 
+// MARK: - Environment toolbar
+
+for (const [name, values] of [['colorScheme', Environment.COLOR_SCHEMES], ['dynamicType', Environment.DYNAMIC_TYPE_SIZES],
+  ['locale', Environment.LOCALES], ['layoutDirection', ['', ...Environment.LAYOUT_DIRECTIONS]]]) {
+  const select = $(`env-${name}`);
+  select.replaceChildren(...values.map((value) => h('option', { value },
+    value === '' ? 'Direction: from locale' : (name === 'dynamicType' ? `Text: ${value}` : value))));
+  select.addEventListener('change', () => {
+    const value = select.value;
+    setEnvironment({ ...current.environment, [name]: value === '' ? null : value }, { resubscribe: true });
+    if (current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
+  });
+}
+
+/** Renders the open story in `environment` from now on: toolbar, preview, subscription, tabs. */
+function setEnvironment(environment, { resubscribe }) {
+  current.environment = { ...Environment.DEFAULTS, ...environment };
+  for (const name of ['colorScheme', 'dynamicType', 'locale', 'layoutDirection']) {
+    const select = $(`env-${name}`);
+    const value = current.environment[name] ?? '';
+    if (![...select.options].some((option) => option.value === value)) select.append(h('option', { value }, value));
+    select.value = value;
+  }
+  $('env-bar').classList.toggle('is-changed', !Environment.isDefault(current.environment));
+  preview.setEnvironment(current.environment, Environment.query(current.environment));
+  if (resubscribe && current.storyId && current.story && !staticSite) {
+    current.fresh = true;  // the same version comes again, rendered in the new environment
+    connection.subscribe(current.storyId, Environment.changes(current.environment));
+  }
+  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
+  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
+}
+
 $('viewport').addEventListener('change', (event) => {
   const width = event.target.value;
   $('stage-preview').classList.toggle('is-fixed', !!width);
@@ -566,10 +622,10 @@ $('share').addEventListener('click', () => {
   const popover = $('share-popover');
   if (!popover.hidden) { closeSharePopover(); return; }
   if (!current.state) return;
-  const link = URLState.shareLink(current.storyId, staticSite ? undefined : current.state.props);
+  const link = URLState.shareLink(current.storyId, staticSite ? undefined : current.state.props, window.location, current.environment);
   $('share-link').value = link;
   $('share-standalone').hidden = staticSite;
-  $('share-standalone').href = `render/${encodeURIComponent(current.storyId)}.html?live=1`;
+  $('share-standalone').href = Environment.withEnvironment(`render/${encodeURIComponent(current.storyId)}.html?live=1`, current.environment);
   popover.hidden = false;
   $('share').setAttribute('aria-expanded', 'true');
   $('share-link').focus();
@@ -610,14 +666,14 @@ function toast(text, kind = 'info') {
 window.addEventListener('popstate', () => openFromLocation());
 
 function openFromLocation() {
-  const { storyId, props, propsError, review: reviewing } = URLState.readLocation();
+  const { storyId, props, propsError, review: reviewing, environment } = URLState.readLocation();
   if (reviewing && !staticSite) {
     setView('review');
   } else if (storyId) {
-    openStory(storyId, { linkProps: props, linkError: propsError });
+    openStory(storyId, { linkProps: props, linkError: propsError, environment });
   } else if (index?.storyNodes.length) {
     const first = index.nodes[index.storyNodes[0]].storyId;
-    URLState.replaceStory(first);
+    URLState.replaceStory(first, current.environment);
     openStory(first);
   } else if (index) {
     showStageMessage('not-found', 'This catalog has no stories yet.');
@@ -636,6 +692,7 @@ function enterStaticMode() {
   $('json-read-only').hidden = false;
   $('reset').hidden = true;
   $('save-variant').hidden = true;
+  $('env-bar').hidden = true;  // a static site has the registered variants in the default environment only
   replay.setEnabled(false);
 }
 
@@ -656,6 +713,7 @@ async function start() {
     }
   }
   await previewReady;
+  setEnvironment(current.environment, { resubscribe: false });
   openFromLocation();
 }
 

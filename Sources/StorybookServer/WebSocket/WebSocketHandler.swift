@@ -36,8 +36,8 @@ struct WebSocketHandler {
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
         let source = ChangeSource.webSocket(connection.raw)
         switch message {
-        case .subscribe(let story):
-            switch hub.subscribe(connection, to: story) {
+        case .subscribe(let story, let environment):
+            switch hub.subscribe(connection, to: story, environment: environment) {
             case .success:
                 hub.sendState(of: story, to: connection)
                 renderers.sendReports(of: story, to: connection)
