@@ -17,12 +17,12 @@ fi
 ldd .build/debug/storybook | grep libwebsockets >/dev/null  # the check above would pass vacuously otherwise (not grep -q: with pipefail, ldd could die of SIGPIPE)
 
 echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
-# SwiftPM can miss files added to a path dependency since the example's last build (its cached
-# package graph): a second build sees them. A fresh clone builds once.
-swift build --package-path Examples/TasksStorybook || swift build --package-path Examples/TasksStorybook
+# The build manifest is planned anew each time: a cached one misses files added to the path
+# dependency (this repository) since the example's last build.
+swift build --package-path Examples/TasksStorybook --disable-build-manifest-caching
 
 echo "== the headless renderer example (Examples/HeadlessRenderer, on the StorybookClient library), used by the e2e tests"
-swift build --package-path Examples/HeadlessRenderer || swift build --package-path Examples/HeadlessRenderer  # the same cached-graph retry
+swift build --package-path Examples/HeadlessRenderer --disable-build-manifest-caching
 
 echo "== swift test"
 swift test --skip-build --parallel
