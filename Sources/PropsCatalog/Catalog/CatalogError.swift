@@ -21,4 +21,8 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
     static func unencodableVariant(title: String, variant: String, reason: String) -> CatalogError {
         CatalogError(description: "component '\(title)' variant '\(variant)' cannot be encoded: \(reason)")
     }
+
+    static func permutations(title: String, reason: String) -> CatalogError {
+        CatalogError(description: "component '\(title)' permutations: \(reason)")
+    }
 }

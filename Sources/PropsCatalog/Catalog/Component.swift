@@ -20,6 +20,10 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public private(set) var variants: [Variant] = []
     /// Per-field editor hints, keyed by schema path (`/bio`, `/items/*/note`).
     public private(set) var hints: [String: FieldHint] = [:]
+    /// The short Markdown description the component overview shows (`.description(_:)`).
+    public private(set) var summary: String?
+    /// The generated stories asked for with `.permutations(from:over:limit:)` and `.values(_:_:)`.
+    public internal(set) var permutations = PermutationSpec()
     let render: @Sendable (Props) -> [ViewNode]
     private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Props?)?
 
@@ -49,6 +53,14 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public func hint(_ path: String, _ hint: FieldHint) -> Self {
         var copy = self
         copy.hints[path] = hint
+        return copy
+    }
+
+    /// The same component with a short Markdown description (paragraphs, `*emphasis*`, `` `code` ``,
+    /// `[links](https://...)`) shown on its overview page.
+    public func description(_ text: String) -> Self {
+        var copy = self
+        copy.summary = text
         return copy
     }
 
