@@ -108,7 +108,7 @@ struct DimensionFinder {
         return PermutationDimension(pointer: pointer, name: name(of: pointer), values: values, baseIndex: baseIndex)
     }
 
-    private func values(_ schema: EditorSchema, at pointer: JSONPointer, base baseValue: JSONValue) -> [PermutationDimension.Value]? {
+    func values(_ schema: EditorSchema, at pointer: JSONPointer, base baseValue: JSONValue) -> [PermutationDimension.Value]? {
         switch schema {
         case .boolean:
             return [false, true].map { .init(label: $0 ? "true" : "false", setting: .bool($0), json: .bool($0)) }
