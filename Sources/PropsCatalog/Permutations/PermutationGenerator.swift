@@ -21,20 +21,21 @@ struct PermutationGenerator {
     }
 
     /// The rows: the full product when it makes at most `limit` stories, else all-pairs; without
-    /// the all-base row, sorted by how many dimensions differ from the base.
+    /// the all-base row, simplest first: by how many dimensions differ from the base, then by which
+    /// dimensions (in their order), then by the values' positions.
     static func rows(_ dimensions: [PermutationDimension], limit: Int) -> [[Int]] {
         let counts = dimensions.map(\.values.count)
         let bases = dimensions.map(\.baseIndex)
         let rows = CoveringArray.productSize(counts) - 1 <= limit
             ? CoveringArray.product(counts)
             : CoveringArray.allPairs(counts, filler: bases)
-        let changes = { (row: [Int]) in zip(row, bases).filter { $0 != $1 }.count }
-        return rows.filter { $0 != bases }.enumerated().sorted { left, right in
-            let (a, b) = (changes(left.element), changes(right.element))
-            if a != b { return a < b }
-            // Within the same number of changes: the order the rows came in (product order).
-            return left.offset < right.offset
-        }.map(\.element)
+        let key = { (row: [Int]) -> [Int] in
+            let changed = row.indices.filter { row[$0] != bases[$0] }
+            return [changed.count] + changed + changed.map { row[$0] }
+        }
+        return rows.filter { $0 != bases }.map { (key($0), $0) }
+            .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+            .map(\.1)
     }
 
     private func candidate(_ row: [Int], _ dimensions: [PermutationDimension]) -> Candidate {
