@@ -32,7 +32,8 @@ struct DimensionFinder {
             }
             var values = hand.values.enumerated().map { position, value in
                 let label = value.label ?? PermutationDimension.label(of: value.json, position: position + 1)
-                return PermutationDimension.Value(label: label, setting: .string(label), json: value.json)
+                let isScalar = value.json.arrayValue == nil && value.json.objectValue == nil
+                return PermutationDimension.Value(label: label, setting: value.label == nil && isScalar ? value.json : .string(label), json: value.json)
             }
             var baseIndex = values.firstIndex { $0.json.jsonEquals(baseValue) }
             if baseIndex == nil {

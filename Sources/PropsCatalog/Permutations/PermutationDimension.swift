@@ -4,7 +4,8 @@ public struct PermutationDimension: Sendable, Equatable {
     public struct Value: Sendable, Equatable {
         /// How names show it: `true`, `failed`, `nil`, `loading`, `""`.
         public var label: String
-        /// What the story's `settings` say: booleans, enum raw values and null as themselves, else the label.
+        /// What the story's `settings` say: booleans, enum raw values, null and unlabelled hand-given
+        /// scalars as themselves; union cases by name; anything else by its label.
         public var setting: JSONValue
         /// The JSON put at the dimension's path.
         public var json: JSONValue
