@@ -249,20 +249,16 @@ export class OverviewPage {
     else this.pendingFetches.push(run);
   }
 
+  /** A fresh iframe for every rendering: an iframe switched between `src` and `srcdoc` is not reliable. */
   showInCell(cell, { src, srcdoc }) {
     cell.el.classList.remove('is-refused');
-    if (!cell.frame) {
-      cell.frame = h('iframe', { title: `Preview of ${cell.story.name}`, tabIndex: -1, attrs: { sandbox: '', loading: 'lazy' } });
-      cell.frameBox.append(cell.frame);
-    }
-    if (srcdoc !== undefined) {
-      cell.frame.removeAttribute('src');
-      cell.frame.srcdoc = srcdoc;
-    } else {
-      cell.frame.removeAttribute('srcdoc');
-      cell.frame.src = src;
-    }
-    cell.el.dataset.rendered = cell.frame.srcdoc ? 'applied' : 'registered';
+    const frame = h('iframe', { title: `Preview of ${cell.story.name}`, tabIndex: -1, attrs: { sandbox: '' } });
+    if (srcdoc !== undefined) frame.srcdoc = srcdoc;
+    else frame.src = src;
+    cell.frame?.remove();
+    cell.frame = frame;
+    cell.frameBox.append(frame);
+    cell.el.dataset.rendered = this.applied && !cell.el.classList.contains('is-not-applicable') ? 'applied' : 'registered';
   }
 
   /** A standalone document for a fragment (static sites have no render route). */
