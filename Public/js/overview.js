@@ -253,6 +253,8 @@ export class OverviewPage {
   showInCell(cell, { src, srcdoc }) {
     cell.el.classList.remove('is-refused');
     const frame = h('iframe', { title: `Preview of ${cell.story.name}`, tabIndex: -1, attrs: { sandbox: '' } });
+    delete cell.el.dataset.loaded;
+    frame.addEventListener('load', () => { if (cell.frame === frame) cell.el.dataset.loaded = 'true'; }, { once: true });
     if (srcdoc !== undefined) frame.srcdoc = srcdoc;
     else frame.src = src;
     cell.frame?.remove();
