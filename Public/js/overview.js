@@ -3,7 +3,8 @@
 // (registered, saved and generated) rendered side by side.
 //
 // Cells are rendered lazily: an IntersectionObserver queues the cells coming into view and a few
-// iframes are started per animation frame, so scrolling never waits for rendering. Each cell's
+// iframes are started whenever the main thread is idle (requestIdleCallback), so scrolling and
+// typing never wait for rendering. Each cell's
 // iframe is sandboxed with no permissions at all (no scripts, opaque origin).
 //
 // "Apply to every cell" picks a field of the props table and a value; every cell whose props have
@@ -15,7 +16,7 @@ import { renderMarkdown } from './markdown.js';
 import * as JSONPointer from './json-pointer.js';
 import { storyHash } from './url-state.js';
 
-const STARTS_PER_FRAME = 3; // iframes started per animation frame
+const STARTS_PER_FRAME = 3; // iframes started per idle period, at most
 const MAX_FETCHES = 6;      // concurrent POST renders
 
 export class OverviewPage {
@@ -176,13 +177,17 @@ export class OverviewPage {
     this.schedule();
   }
 
+  /**
+   * Starts the queued cells' previews when the main thread is idle (input and scrolling go first),
+   * a few at a time; a cell that left the screen meanwhile is skipped until it comes back.
+   */
   schedule() {
     if (this.frameRequested || !this.queue.length) return;
     this.frameRequested = true;
-    requestAnimationFrame(() => {
+    const run = (deadline) => {
       this.frameRequested = false;
       let started = 0;
-      while (this.queue.length && started < STARTS_PER_FRAME) {
+      while (this.queue.length && started < STARTS_PER_FRAME && (started === 0 || deadline.timeRemaining() > 4)) {
         const cell = this.queue.shift();
         cell.queued = false;
         if (!cell.visible || cell.rendered === this.generation || !this.cells.has(cell.story.id)) continue;
@@ -190,7 +195,9 @@ export class OverviewPage {
         started += 1;
       }
       this.schedule();
-    });
+    };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 150 });
+    else requestAnimationFrame(() => run({ timeRemaining: () => 8 }));
   }
 
   /** Renders a cell for the current generation: its registered projection, or the applied value. */
