@@ -6,9 +6,12 @@ Prints its figures (and writes them to Benchmarks/results/overview.json):
 - open: from navigating to `#/component/synthetic-generated` to the title and all N cells in the
   DOM (`first_paint_ms`), the UI's own time from route to grid built (`overview_open_ms`), and
   until every cell on the first screen has its preview loaded (`first_screen_loaded_ms`);
+- still: 16 keys typed into the sidebar's filter without scrolling, the input latency the machine
+  gives at that moment (a control for the next figures, which share the machine with other work);
 - scroll: the page is scrolled from top to bottom with the mouse wheel while keys are typed into
-  the sidebar's filter every other wheel step; reports the input latency of those key presses (Event Timing: from the key
-  to the next paint, p50 / max), long tasks (over 50 ms) and the main thread's largest stall
+  the sidebar's filter every other wheel step; reports the input latency of those key presses
+  (Event Timing: from the key to the next paint, p50 / max; keys under 16 ms, which Event Timing
+  does not report, count as 16), long tasks (over 50 ms) and the main thread's largest stall
   (a 16 ms interval timer's worst lateness), and how many cells had rendered by the end.
 
 Run (after `swift build --product storybook`, or with a release binary):
@@ -56,9 +59,11 @@ new PerformanceObserver((list) => {
 """
 
 
-def one_round(browser, url: str, stories: int) -> dict:
+def one_round(browser, url: str, stories: int, empty_previews: bool = False) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
+    if empty_previews:  # a control: the same page and scrolling with every preview an empty document
+        page.route("**/render/**", lambda route: route.fulfill(body="<!doctype html><title>x</title>", content_type="text/html"))
     page.goto(f"{url}/")  # the UI and the index, so the round measures the overview, not the first load
     page.wait_for_selector(".tree-row")
     started = time.perf_counter()
@@ -84,6 +89,12 @@ def one_round(browser, url: str, stories: int) -> dict:
       }, 16);
     }""")
     page.focus("#filter")  # outside the scrolled page: typing there never scrolls the grid back
+    # The same typing without scrolling first: the input latency the machine gives right now.
+    for _ in range(16):
+        page.keyboard.type("x")
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+    still = page.evaluate("() => { const e = window.__bench.events.splice(0); window.__bench.longTasks.splice(0); window.__bench.maxLag = 0; return e; }")
     box = page.locator("#overview").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     scroll_started = time.perf_counter()
@@ -107,13 +118,17 @@ def one_round(browser, url: str, stories: int) -> dict:
                typed: document.getElementById('filter').value.length };
     }""")
     context.close()
-    events = figures["events"] or [0]
+    # Event Timing reports keys that took 16 ms or more; the others count as 16 ms.
+    scroll_keys = figures["typed"] - 16
+    events = figures["events"] + [16.0] * max(0, scroll_keys - len(figures["events"]))
+    still = still + [16.0] * max(0, 16 - len(still))
     return {
+        "still_key_latency_p50_ms": round(statistics.median(still), 1), "still_key_latency_max_ms": round(max(still), 1),
         "first_paint_ms": round(first_paint_ms, 1),
         "overview_open_ms": round(overview_open_ms, 1),
         "first_screen_loaded_ms": round(first_screen_loaded_ms, 1),
         "scroll_seconds": round(scroll_s, 2), "wheel_steps": steps,
-        "keys_typed": figures["typed"],
+        "keys_typed": scroll_keys,
         "key_events_over_16ms": len(figures["events"]),
         "key_latency_p50_ms": round(statistics.median(events), 1), "key_latency_max_ms": round(max(events), 1),
         "long_tasks": len(figures["longTasks"]), "longest_task_ms": round(max(figures["longTasks"] or [0]), 1),
@@ -127,6 +142,7 @@ def main() -> None:
     parser.add_argument("--stories", type=int, default=200, help="generated stories of the component (default 200)")
     parser.add_argument("--binary", default=None, help="the storybook binary (default: the release build if there is one, else debug)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--empty-previews", action="store_true", help="a control: every preview an empty document")
     args = parser.parse_args()
     binary = args.binary
     if binary is None:
@@ -139,7 +155,7 @@ def main() -> None:
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            rounds = [one_round(browser, url, args.stories) for _ in range(args.rounds)]
+            rounds = [one_round(browser, url, args.stories, args.empty_previews) for _ in range(args.rounds)]
             browser.close()
     finally:
         process.terminate()
