@@ -140,7 +140,7 @@ struct DimensionFinder {
     /// The label of an optional's present value: a short scalar itself, else `set`.
     private static func presentLabel(_ value: JSONValue) -> String {
         switch value {
-        case .string, .bool, .integer, .double: PermutationDimension.label(of: value, position: 0)
+        case .string, .bool, .integer, .double, .exactNumber: PermutationDimension.label(of: value, position: 0)
         default: "set"
         }
     }

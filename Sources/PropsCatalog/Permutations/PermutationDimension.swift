@@ -31,7 +31,7 @@ public struct PermutationDimension: Sendable, Equatable {
         switch value {
         case .null: return "nil"
         case .bool(let flag): return flag ? "true" : "false"
-        case .integer, .double: return value.serialized()
+        case .integer, .double, .exactNumber: return value.serialized()
         case .string(let text):
             if text.isEmpty { return "\"\"" }
             let cut = text.prefix(24)
