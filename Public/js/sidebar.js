@@ -292,7 +292,7 @@ export class Sidebar {
     node.kind === 'component' ? h('a', {
       class: 'tree-overview', href: componentHash(node.componentId), tabIndex: -1,
       title: `Overview of ${node.title}: every story side by side`, attrs: { 'aria-label': `Overview of ${node.title}` },
-    }, 'Overview') : null);
+    }) : null); // its word comes from CSS, so the row's text stays the component's name
   }
 
   rowTitle(node) {
