@@ -163,9 +163,9 @@ def main() -> None:
 
     keys = rounds[0].keys()
     median = {key: statistics.median(r[key] for r in rounds) for key in keys}
-    result = {"stories": args.stories, "binary": binary, "rounds": rounds, "median": median,
+    result = {"stories": args.stories, "binary": binary, "empty_previews": args.empty_previews, "rounds": rounds, "median": median,
               "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "loadavg": Path("/proc/loadavg").read_text().split()[:3]}
-    out = ROOT / "Benchmarks" / "results" / "overview.json"
+    out = ROOT / "Benchmarks" / "results" / ("overview-empty-previews.json" if args.empty_previews else "overview.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"overview of a component with {args.stories} generated stories ({binary}), median of {args.rounds} rounds:")
