@@ -14,6 +14,8 @@ enum ClientMessage: Equatable {
     case history(story: String, since: Int?, ref: String?)
     case replay(story: String, request: JSONValue, ref: String?)
     case replayStop(story: String, ref: String?)
+    /// The renderer protocol (`renderer`, `show`, `rendered`).
+    case renderer(RendererMessage)
 
     /// Why a frame is not a message, with what could be read of it to address the error.
     struct Failure: Error, Equatable {
@@ -79,6 +81,7 @@ enum ClientMessage: Equatable {
         case "replay-stop":
             return .replayStop(story: try reader.string("story"), ref: ref)
         default:
+            if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
     }
