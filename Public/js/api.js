@@ -48,10 +48,12 @@ export function dataPaths(isStatic) {
       index: 'static/index.json',
       story: (storyId) => `static/stories/${id(storyId)}.json`,
       schema: (componentId) => `static/schema/${id(componentId)}.json`,
+      overview: (componentId) => `static/overview/${id(componentId)}.json`,
     }
     : {
       index: 'api/index.json',
       story: (storyId) => `api/stories/${id(storyId)}`,
       schema: (componentId) => `api/components/${id(componentId)}/schema`,
+      overview: (componentId) => `api/components/${id(componentId)}/overview`,
     };
 }

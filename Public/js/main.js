@@ -1,5 +1,6 @@
 // The storybook's browser UI: wires the sidebar, the preview, the controls, the raw JSON editor,
-// time travel, replays and recordings, saving variants, the actions log and the review page to the
+// time travel, replays and recordings, saving variants, the actions log, the review page and the
+// component overview pages to the
 // server (HTTP for the catalog, schemas, replays, saves and review; one WebSocket for everything
 // live). The address scheme is described in url-state.js.
 //
@@ -17,6 +18,7 @@ import { TimeTravel } from './history.js';
 import { ReplayControls } from './replay.js';
 import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
+import { OverviewPage } from './overview.js';
 import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
 import { RendererPanel } from './renderers.js';
@@ -144,6 +146,7 @@ const accessibility = new AccessibilityPanel({
 const compare = new ComparePanel({
   preset: $('compare-preset'), projection: $('compare-projection'), summary: $('compare-summary'), table: $('compare-table'),
 });
+const overview = new OverviewPage($('overview'), { paths, isStatic: false, toast: (text, kind) => toast(text, kind) });
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
@@ -170,6 +173,7 @@ async function loadIndex() {
     window.storybookMetrics.indexBuildMs = performance.now() - started;
     index.source = text;
     sidebar.setIndex(index);
+    overview.invalidate();
     if (current.storyId) sidebar.setActive(current.storyId);
   } catch (error) {
     if (!index) {
@@ -473,20 +477,39 @@ function updateToolbar() {
   $('save-variant').disabled = !state;
 }
 
-// MARK: - Views: a story, or the review page
+// MARK: - Views: a story, the review page, or a component's overview
 
-function setView(view) {
+let shownView = 'story';
+
+function setView(view, componentId) {
+  const previous = shownView;
+  shownView = view;
   const reviewing = view === 'review';
+  const overviewing = view === 'overview';
   document.body.classList.toggle('is-review', reviewing);
-  if (reviewing) {
+  document.body.classList.toggle('is-overview', overviewing);
+  if (!overviewing && !$('overview').hidden) overview.hide();
+  if (overviewing) {
+    closeSharePopover();
+    saveVariant.close();
+    if (!$('review').hidden) review.hide();
+    const title = index?.components.get(componentId)?.title ?? componentId;
+    const parts = String(title).split('/').map((part) => part.trim());
+    $('crumbs').replaceChildren(
+      ...parts.flatMap((part) => [h('span', { class: 'crumb' }, part), h('span', { class: 'crumb-sep', attrs: { 'aria-hidden': 'true' } }, '/')]),
+      h('strong', { class: 'crumb-story' }, 'Overview'));
+    document.title = `${title} · Overview · Storybook`;
+    sidebar.setActive(null);
+    overview.show(componentId);
+  } else if (reviewing) {
     closeSharePopover();
     saveVariant.close();
     $('crumbs').replaceChildren(h('strong', { class: 'crumb-story' }, 'Review'));
     document.title = 'Review · Storybook';
     sidebar.setActive(null);
     review.show();
-  } else if (!$('review').hidden) {
-    review.hide();
+  } else if (previous !== 'story') {
+    if (!$('review').hidden) review.hide();
     sidebar.setActive(current.storyId);
     renderCrumbs();
     if (current.story) document.title = `${current.story.title} / ${current.story.name} · Storybook`;
@@ -666,9 +689,11 @@ function toast(text, kind = 'info') {
 window.addEventListener('popstate', () => openFromLocation());
 
 function openFromLocation() {
-  const { storyId, props, propsError, review: reviewing, environment } = URLState.readLocation();
+  const { storyId, props, propsError, review: reviewing, environment, componentId } = URLState.readLocation();
   if (reviewing && !staticSite) {
     setView('review');
+  } else if (componentId) {
+    setView('overview', componentId);
   } else if (storyId) {
     openStory(storyId, { linkProps: props, linkError: propsError, environment });
   } else if (index?.storyNodes.length) {
@@ -684,6 +709,7 @@ function openFromLocation() {
 function enterStaticMode() {
   staticSite = true;
   paths = dataPaths(true);
+  overview.setData(paths, true);
   document.body.classList.add('is-static');
   $('static-notice').hidden = false;
   $('conn').hidden = true;

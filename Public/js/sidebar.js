@@ -16,6 +16,7 @@
 
 import { h, replaceChildren } from './dom.js';
 import { highlightRanges } from './story-index.js';
+import { componentHash } from './url-state.js';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 8;
@@ -286,7 +287,12 @@ export class Sidebar {
     h('span', { class: `icon icon-${node.kind}`, attrs: { 'aria-hidden': 'true' } }),
     h('span', { class: node.kind === 'unloadable-error' ? 'label row-error' : 'label' }, highlight(node.label, query)),
     node.saved ? h('span', { class: 'badge-saved', attrs: { 'aria-label': '(saved variant)' } }, 'saved') : null,
-    node.kind === 'unloadable' ? h('span', { class: 'badge-unloadable' }, 'cannot load') : null);
+    node.generated ? h('span', { class: 'badge-generated', attrs: { 'aria-label': '(generated)' } }, 'gen') : null,
+    node.kind === 'unloadable' ? h('span', { class: 'badge-unloadable' }, 'cannot load') : null,
+    node.kind === 'component' ? h('a', {
+      class: 'tree-overview', href: componentHash(node.componentId), tabIndex: -1,
+      title: `Overview of ${node.title}: every story side by side`, attrs: { 'aria-label': `Overview of ${node.title}` },
+    }) : null); // its word comes from CSS, so the row's text stays the component's name
   }
 
   rowTitle(node) {
@@ -304,6 +310,7 @@ export class Sidebar {
   }
 
   onClick(event) {
+    if (event.target.closest('a')) return; // the component's Overview link navigates by itself
     const row = event.target.closest('.tree-row');
     if (!row) return;
     const nodeIndex = Number(row.dataset.node);

@@ -4,7 +4,7 @@
 // "Auth/Login" with stories Empty and Filled becomes:
 //   group "Auth"  >  component "Login"  >  stories "Empty", "Filled"
 //
-// Saved variants are stories with `saved: true`; saved variants the server could not load
+// Saved variants are stories with `saved: true`, generated stories (permutations) `generated: true`; saved variants the server could not load
 // (`unloadable` in the index) are nodes of kind 'unloadable' (the name) and 'unloadable-error'
 // after their component's stories.
 
@@ -65,10 +65,12 @@ export class StoryIndex {
           this.nodes.push({
             kind: 'story', label: story.name, depth: depth + 1, parent: index, end: storyIndex + 1,
             key: `s:${story.id}`, storyId: story.id, componentId: component.id, saved: story.saved === true,
+            generated: story.generated === true,
           });
           this.stories.set(story.id, {
             id: story.id, name: story.name, componentId: component.id, title: component.title,
             propsType: component.propsType, node: storyIndex, saved: story.saved === true,
+            generated: story.generated === true, settings: story.settings,
           });
           this.storyNodes.push(storyIndex);
           const text = `${component.title} / ${story.name}`.toLowerCase();

@@ -7,6 +7,7 @@
 //                                            renders it in that environment (environment.js); any subset.
 //
 //   /#/review                                the review page (when the server runs with --snapshots)
+//   /#/component/<component-id>              the component's overview: description, props table, every story in a grid
 //
 // Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
 // from the live props), then drops `props` from the address bar so a reload does not re-apply them.
@@ -36,11 +37,17 @@ export const REVIEW_HASH = '#/review';
 import * as Environment from './environment.js';
 
 /**
- * What a location asks for: `{storyId, props, propsError, review, environment}`. `storyId` is null when the fragment names
+ * What a location asks for: `{storyId, props, propsError, review, environment, componentId}`. `storyId` is null when the fragment names
  * no story; `props` is undefined when the link carries none; `propsError` says why carried props are unusable.
  */
 export function readLocation(location = window.location) {
   if (/^#\/review\/?$/.test(location.hash)) return { storyId: null, review: true };
+  const component = /^#\/component\/([^?/]+)\/?$/.exec(location.hash);
+  if (component) {
+    let componentId = component[1];
+    try { componentId = decodeURIComponent(componentId); } catch { /* as written */ }
+    return { storyId: null, componentId };
+  }
   const match = /^#\/story\/([^?]*)(?:\?(.*))?$/.exec(location.hash);
   if (!match) return { storyId: null };
   let storyId;
@@ -68,6 +75,11 @@ export function storyHash(storyId, props, environment) {
   if (props !== undefined) params.set('props', encodeBase64Url(stringify(props)));
   const query = params.toString();
   return query ? `${hash}?${query}` : hash;
+}
+
+/** The fragment of a component's overview page. */
+export function componentHash(componentId) {
+  return `#/component/${encodeURIComponent(componentId)}`;
 }
 
 /** An absolute, shareable link to a story with its current props and environment (never with the page's access token). */

@@ -41,6 +41,11 @@ public enum IndicatorColor: String, Codable, Sendable, CaseIterable {
 }
 
 public enum LocationPicker {
+    static let longNames = [
+        Location("Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch", 53.2245, -4.1979, isSelected: true),
+        Location("Taumatawhakatangihangakoauauotamateaturipukakapikimaungahoronukupokaiwhenuakitanatahu", -40.3463, 176.5443),
+    ]
+
     static let boston = [
         Location("Boston Common", 42.3550, -71.0656, isSelected: true),
         Location("Fenway Park", 42.3467, -71.0972),
@@ -79,11 +84,11 @@ public enum LocationPicker {
     .variant("Loading", LocationPickerProps(query: "near Boston", status: .loading(query: "near Boston"), locations: [], indicatorColor: .blue))
     .variant("Empty", LocationPickerProps(query: "near Atlantis", status: .idle, locations: [], indicatorColor: .green))
     .variant("Error", LocationPickerProps(query: "near Boston", status: .failed(message: "The location service is unreachable."), locations: [], indicatorColor: .orange))
-    .variant("Long names", LocationPickerProps(query: "in Wales", status: .idle, locations: [
-        Location("Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch", 53.2245, -4.1979, isSelected: true),
-        Location("Taumatawhakatangihangakoauauotamateaturipukakapikimaungahoronukupokaiwhenuakitanatahu", -40.3463, 176.5443),
-    ], indicatorColor: .red))
+    .variant("Long names", LocationPickerProps(query: "in Wales", status: .idle, locations: longNames, indicatorColor: .red))
     .suggesting(suggest)
+    .description("Pick one of the places found for a query. The search is *idle*, *loading* or *failed*; the generated stories cross it with an empty list and with names that do not fit.")
+    .permutations(from: "Default", over: "/status", "/locations")
+    .values("/locations", named: ["empty": [], "long names": longNames])
 
     /// Selecting a location marks it, and only it, as selected.
     static func suggest(_ props: LocationPickerProps, _ invocation: CommandInvocation) -> LocationPickerProps? {

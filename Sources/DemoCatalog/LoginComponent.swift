@@ -64,6 +64,10 @@ public enum Login {
     .variant("Loading", .loading(cancel: "cancel"))
     .variant("Cancelling", .cancelling)
     .suggesting(suggest)
+    .description("The sign-in form. *Loading* and *cancelling* replace the form; the **Log in** button needs a `valid` status. See [the design talk](https://example.com/talks/login).")
+    .permutations(from: "Filled", over: "/input/_0/status", "/input/_0/username/value", "/input/_0/password/value")
+    .values("/input/_0/username/value", named: ["empty": "", "long": String(repeating: "ada.lovelace+storybook", count: 6)])
+    .values("/input/_0/password/value", named: ["empty": ""])
 
     /// Field updates change their value; "login" on a valid form starts loading; "cancel" cancels.
     static func suggest(_ props: LoginProps, _ invocation: CommandInvocation) -> LoginProps? {

@@ -48,6 +48,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Add a generated catalog of N stories, to try the storybook at scale.")
     var synthetic = 0
 
+    @Option(help: "Add one component with N generated stories (Synthetic/Generated), to try the overview page at scale.")
+    var syntheticGenerated = 0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -57,6 +60,7 @@ struct ServeCommand: ParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
+        guard (0...10_000).contains(syntheticGenerated) else { throw ValidationError("--synthetic-generated must be between 0 and 10000") }
         guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
         if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
             throw ValidationError("--token may hold letters, digits, '-' and '_' only")
@@ -92,6 +96,9 @@ struct ServeCommand: ParsableCommand {
         var catalog = try CommandContext.catalog
         if synthetic > 0 {
             catalog = try catalog.adding(SyntheticCatalog.components(count: synthetic))
+        }
+        if syntheticGenerated > 0 {
+            catalog = try catalog.adding([SyntheticCatalog.generated(count: syntheticGenerated)])
         }
         let server: Storybook
         do {

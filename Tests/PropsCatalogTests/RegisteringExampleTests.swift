@@ -65,6 +65,24 @@ private let shelf = Component<Shelf>("Demo/Shelf") { props in
 }
 .variant("Default", Shelf(title: "Counts", counter: Counter(count: 2)))
 
+private struct Card: Codable, Sendable, Equatable {
+    var title: String
+    var isLoading: Bool
+    var status: Status
+}
+
+private enum Status: String, Codable, Sendable, CaseIterable { case draft, published, failed }
+
+private let card = Component<Card>("Demo/Card") { props in
+    Heading(props.title)
+    if props.isLoading { Spinner("Loading…") }
+    Badge(props.status.rawValue)
+}
+.variant("Default", Card(title: "Hello", isLoading: false, status: .draft))
+.description("A card with a *status*. Generated: every `status`, loading or not, and two hard titles.")
+.permutations(from: "Default", over: "/isLoading", "/status", "/title")
+.values("/title", ["", "A very long title that wraps twice in a narrow card"])
+
 @Suite struct RegisteringExampleTests {
     private func session(_ id: String) throws -> StorySession {
         let catalog = try Catalog { note; typedCounter; shelf }
@@ -109,5 +127,17 @@ private let shelf = Component<Shelf>("Demo/Shelf") { props in
         var session = try StorySession(story: #require(catalog.story(id: "demo-counter--zero")))
         _ = session.apply(.dispatch(CommandInvocation("increment")), source: .http)
         #expect(session.props == ["count": 1])
+    }
+
+    @Test func theDocumentedPermutationsGenerateNamedStories() throws {
+        let catalog = try Catalog { card }
+        // isLoading 2 x status 3 x title 3 (the base's and two given) = 18, less the base itself.
+        #expect(catalog.stories.count == 18)
+        let story = try #require(catalog.story(id: "demo-card--isloading-true-status-failed"))
+        #expect(story.name == "isLoading=true, status=failed")
+        #expect(story.props == ["title": "Hello", "isLoading": true, "status": "failed"])
+        #expect(catalog.story(id: "demo-card--title")?.name == "title=\"\"")
+        #expect(catalog.story(id: "demo-card--title")?.props["title"] == "")
+        #expect(catalog.components[0].summary?.hasPrefix("A card") == true)
     }
 }

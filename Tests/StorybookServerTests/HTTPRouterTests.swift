@@ -132,6 +132,35 @@ import Testing
         #expect(json?["fields"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["name", "email", "avatarURL"])
     }
 
+    @Test func overviewOfAComponentListsItsGeneratedStories() {
+        let (status, json, response) = call(.get, "/api/components/maps-location-picker/overview")
+        #expect(status == 200)
+        #expect(header(response, "ETag") != nil)
+        #expect(json?["title"] == "Maps/Location Picker")
+        #expect(json?["description"]?.stringValue?.isEmpty == false)
+        #expect(json?["props"]?.arrayValue?.map { $0["path"] } == ["/query", "/status", "/locations", "/indicatorColor"])
+        let stories = json?["stories"]?.arrayValue ?? []
+        #expect(stories.count == 13)
+        let failed = stories.first { $0["id"] == "maps-location-picker--status-failed-locations-empty" }
+        #expect(failed?["generated"] == true)
+        #expect(failed?["settings"] == ["status": "failed", "locations": "empty"])
+        #expect(failed?["props"]?["locations"] == [])
+        #expect(call(.get, "/api/components/nope/overview").0 == 404)
+        #expect(call(.post, "/api/components/maps-location-picker/overview").0 == 405)
+        let etag = header(response, "ETag") ?? ""
+        #expect(call(.get, "/api/components/maps-location-picker/overview", headers: ["if-none-match": etag]).0 == 304)
+    }
+
+    @Test func generatedStoriesAreOrdinaryStories() {
+        let id = "auth-login--status-invalid-username-value-empty"
+        #expect(call(.get, "/render/\(id).txt").0 == 200)
+        let (status, json, _) = call(.patch, "/api/stories/\(id)/props", body: #"[{"op": "replace", "path": "/input/_0/password/value", "value": "pw"}]"#)
+        #expect(status == 200)
+        #expect(json?["version"] == 2)
+        #expect(call(.get, "/api/stories/\(id)/history").1?["entries"]?.arrayValue?.count == 2)
+        #expect(call(.post, "/api/stories/\(id)/reset").1?["props"]?["input"]?["_0"]?["password"]?["value"] == "correct horse")
+    }
+
     @Test func historyUndoRedoAndSeekOverHTTP() {
         _ = call(.patch, "/api/stories/profile-user-profile--default/props", body: #"[{"op": "replace", "path": "/name", "value": "B"}]"#)
         #expect(call(.post, "/api/stories/profile-user-profile--default/undo").1?["props"]?["name"] == "Ada Lovelace")

@@ -10,6 +10,11 @@ public struct AnyComponent: Sendable {
         public let props: JSONValue
         /// Saved from the browser or the API into the variants directory, not registered in code.
         public var isSaved = false
+        /// What a generated story sets (`.permutations`); nil for registered and saved variants.
+        public var settings: StorySettings?
+
+        /// Generated from the component's permutations rather than registered.
+        public var isGenerated: Bool { settings != nil }
     }
 
     /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives) and view.
@@ -27,6 +32,12 @@ public struct AnyComponent: Sendable {
     public let hasSuggestions: Bool
     /// How the accessibility audit's findings count for this component.
     public let auditLevel: AuditLevel
+    /// The short Markdown description given with `.description(_:)`.
+    public let summary: String?
+    /// The variant the generated stories start from, when the component has permutations.
+    public let permutationBase: String?
+    /// Generated combinations that did not become stories, with why.
+    public private(set) var leftOut: [LeftOutStory] = []
     private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
     private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
     private let handlersOf: @Sendable (Command, JSONValue) -> [String]
@@ -59,6 +70,8 @@ public struct AnyComponent: Sendable {
         }
         self.hasSuggestions = component.suggestion != nil || !children.isEmpty
         self.auditLevel = component.auditLevel
+        self.summary = component.summary
+        self.permutationBase = component.permutations.base
 
         let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
             do {
@@ -93,6 +106,48 @@ public struct AnyComponent: Sendable {
                     throw CatalogError.unsuitableHint(title: component.title, path: path, hint: hints[path]!)
                 }
                 throw CatalogError.unmatchedHint(title: component.title, path: path, nearest: unhinted.nearestPath(to: path))
+            }
+        }
+        try addPermutations(component.permutations, title: component.title)
+    }
+
+    /// Appends the generated stories `spec` asks for; combinations that do not decode, or whose id
+    /// is taken, go to `leftOut`. Throws when the spec itself is wrong (unknown base, bad path).
+    private mutating func addPermutations(_ spec: PermutationSpec, title: String) throws(CatalogError) {
+        guard let baseName = spec.base else {
+            if let path = spec.values.first?.path {
+                throw CatalogError.permutations(title: title, reason: "values are given for '\(path)' but no .permutations(from:) names a base variant")
+            }
+            return
+        }
+        if let problem = spec.problems.first { throw CatalogError.permutations(title: title, reason: problem) }
+        guard let base = variants.first(where: { $0.name == baseName }) else {
+            throw CatalogError.permutations(title: title, reason: "there is no variant '\(baseName)' to start the permutations from")
+        }
+        let candidates: [PermutationGenerator.Candidate]
+        do throws(PermutationError) {
+            candidates = try PermutationGenerator(spec: spec, schema: schema(), base: base.props, samples: variants.map(\.props)).candidates()
+        } catch {
+            throw CatalogError.permutations(title: title, reason: error.description)
+        }
+        var taken = Dictionary(variants.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for candidate in candidates {
+            let name = candidate.settings.name
+            let id = Slug.storyID(componentID: self.id, variantName: name)
+            let leave = { (message: String, path: JSONPointer?) in
+                LeftOutStory(name: name, settings: candidate.settings, message: message,
+                             path: path.flatMap { $0.tokens.isEmpty ? nil : $0.description })
+            }
+            if let owner = taken[id] {
+                leftOut.append(leave("the story id '\(id)' is taken by '\(owner)'", nil))
+                continue
+            }
+            switch candidate.props.flatMap(validate) {
+            case .failure(let error):
+                leftOut.append(leave(error.message, error.path))
+            case .success(let validated):
+                taken[id] = name
+                variants.append(Variant(id: id, name: name, props: validated.props, settings: candidate.settings))
             }
         }
     }

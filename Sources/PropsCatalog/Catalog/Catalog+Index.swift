@@ -5,18 +5,30 @@ extension Catalog {
         .object([
             "v": 1,
             "components": .array(components.map { component in
-                .object([
+                var members: [String: JSONValue] = [
                     "id": .string(component.id),
                     "title": .string(component.title),
                     "propsType": .string(component.propsType),
-                    "stories": .array(component.variants.map { variant in
-                        variant.isSaved
-                            ? .object(["id": .string(variant.id), "name": .string(variant.name), "saved": true])
-                            : .object(["id": .string(variant.id), "name": .string(variant.name)])
-                    }),
-                ])
+                    "stories": .array(component.variants.map(\.indexJSON)),
+                ]
+                if !component.leftOut.isEmpty { members["leftOut"] = .array(component.leftOut.map(\.json)) }
+                return .object(members)
             }),
         ])
+    }
+}
+
+extension AnyComponent.Variant {
+    /// `{"id", "name"}`, with `"saved": true` for a saved variant, `"generated": true` and
+    /// `"settings"` for a generated story.
+    public var indexJSON: JSONValue {
+        var members: [String: JSONValue] = ["id": .string(id), "name": .string(name)]
+        if isSaved { members["saved"] = true }
+        if let settings {
+            members["generated"] = true
+            members["settings"] = settings.json
+        }
+        return .object(members)
     }
 }
 

@@ -30,4 +30,8 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
     static func unsuitableHint(title: String, path: String, hint: FieldHint) -> CatalogError {
         CatalogError(description: "component '\(title)' has the hint .\(hint) for '\(path)', which it cannot apply there (.multiline and .color need a string, .readOnly a field)")
     }
+
+    static func permutations(title: String, reason: String) -> CatalogError {
+        CatalogError(description: "component '\(title)' permutations: \(reason)")
+    }
 }

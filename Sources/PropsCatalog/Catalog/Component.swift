@@ -22,6 +22,10 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public private(set) var hints: [String: FieldHint] = [:]
     /// How the accessibility audit's findings count for this component (`error` by default).
     public private(set) var auditLevel: AuditLevel = .error
+    /// The short Markdown description the component overview shows (`.description(_:)`).
+    public private(set) var summary: String?
+    /// The generated stories asked for with `.permutations(from:over:limit:)` and `.values(_:_:)`.
+    public internal(set) var permutations = PermutationSpec()
     let render: @Sendable (Props) -> [ViewNode]
     /// The suggestion function: the next Props, nil for no change, or an unknown typed command.
     private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Result<Props?, UnknownCommand>)?
@@ -75,6 +79,14 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public func accessibilityAudit(_ level: AuditLevel) -> Self {
         var copy = self
         copy.auditLevel = level
+        return copy
+    }
+
+    /// The same component with a short Markdown description (paragraphs, `*emphasis*`, `` `code` ``,
+    /// `[links](https://...)`) shown on its overview page.
+    public func description(_ text: String) -> Self {
+        var copy = self
+        copy.summary = text
         return copy
     }
 

@@ -40,6 +40,11 @@ struct CheckCommand: ParsableCommand {
         } catch {
             Self.fail(error)
         }
+        for component in catalog.components {
+            for story in component.leftOut {
+                FileHandle.standardError.write(Data("storybook: \(component.id): generated story '\(story.name)' left out: \(story.path.map { "\($0): " } ?? "")\(story.message)\n".utf8))
+            }
+        }
         let report: SnapshotReport
         do throws(SnapshotError) {
             report = try SnapshotCheck(catalog: catalog, options: .init(record: record, prune: prune)).run(directory: snapshots)

@@ -14,6 +14,7 @@ package import StorybookUI
 /// DIR/static/index.json                           what GET /api/index.json answers
 /// DIR/static/stories/<story-id>.json              what GET /api/stories/{id} answers for the registered variant (version 1)
 /// DIR/static/schema/<component-id>.json           what GET /api/components/{id}/schema answers
+/// DIR/static/overview/<component-id>.json         what GET /api/components/{id}/overview answers
 /// ```
 ///
 /// Written like `export --out` (``SnapshotExport``): into a sibling `DIR.tmp-<pid>` renamed into
@@ -68,12 +69,13 @@ package struct StaticSiteExport {
 
     // MARK: - The data files
 
-    /// Writes `static/`: the marker, the index, every story and every component's schema.
+    /// Writes `static/`: the marker, the index, every story and every component's schema and overview.
     private func writeData(into directory: String) throws(SnapshotError) -> Int {
         let data = directory + "/" + Self.dataDirectory
         try FileSystem.makeDirectory(data)
         try FileSystem.makeDirectory(data + "/stories")
         try FileSystem.makeDirectory(data + "/schema")
+        try FileSystem.makeDirectory(data + "/overview")
         try FileSystem.write(Self.bytes(["static": true]), to: data + "/" + Self.markerName, exclusive: true)
         try FileSystem.write(Self.bytes(catalog.index), to: data + "/index.json", exclusive: true)
 
@@ -89,7 +91,13 @@ package struct StaticSiteExport {
         for schema in schemas {
             try FileSystem.write(schema.bytes, to: data + "/schema/" + schema.name, exclusive: true)
         }
-        return 2 + stories.count + schemas.count
+        let overviews = try ParallelMap.map(catalog.components, chunkSize: 8) { component throws(SnapshotError) in
+            (name: try Self.fileName(component.id), bytes: Self.bytes(component.overview()))
+        }
+        for overview in overviews {
+            try FileSystem.write(overview.bytes, to: data + "/overview/" + overview.name, exclusive: true)
+        }
+        return 2 + stories.count + schemas.count + overviews.count
     }
 
     /// The registered variant as `GET /api/stories/{id}` shows it on a fresh server.

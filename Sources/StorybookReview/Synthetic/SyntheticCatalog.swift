@@ -36,9 +36,19 @@ public enum SyntheticCatalog {
         return components
     }
 
-    package static func component(_ index: Int, variants: Int) -> Component<CardProps> {
+    /// "Synthetic/Generated": one component with `count` generated stories (a title each, from its
+    /// `Default` variant), for the overview page at scale (`serve --synthetic-generated N`).
+    public static func generated(count: Int) throws(CatalogError) -> AnyComponent {
+        let titles = (1...max(1, count)).map { "Generated card \($0)" + ($0 % 7 == 0 ? " with a title long enough to wrap" : "") }
+        return try AnyComponent(component(0, variants: 1, title: "Synthetic/Generated")
+            .description("A card with \(count) generated titles: the overview page at scale.")
+            .permutations(from: "Default", over: "/title", limit: max(1, count))
+            .values("/title", titles))
+    }
+
+    package static func component(_ index: Int, variants: Int, title: String? = nil) -> Component<CardProps> {
         let number = String(index).leftPadded(to: 4)
-        let title = "Synthetic/Group \(String(index / 10).leftPadded(to: 3))/Card \(number)"
+        let title = title ?? "Synthetic/Group \(String(index / 10).leftPadded(to: 3))/Card \(number)"
         var component = Component<CardProps>(title) { props in
             Section(props.title) {
                 HStack {

@@ -29,6 +29,14 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         if let variants {
             (catalog, unloadable) = variants.load(into: registered)
         }
+        for component in catalog.components {
+            for story in component.leftOut {
+                logger.warning("generated story left out", metadata: [
+                    "sb.component": "\(component.id)", "sb.story": "\(story.name)",
+                    "sb.reason": "\(story.path.map { "\($0): " } ?? "")\(story.message)",
+                ])
+            }
+        }
         let hub = StoryHub(catalog: catalog, sink: sink, logger: logger)
         hub.variants = variants
         hub.unloadable = unloadable

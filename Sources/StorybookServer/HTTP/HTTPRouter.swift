@@ -105,6 +105,13 @@ struct HTTPRouter {
                 return .error(EditError(.notFound, "unknown component '\(path[1])'"))
             }
             return .json(component.schema().json)
+        case ("GET", 3, "components") where path[2] == "overview", ("HEAD", 3, "components") where path[2] == "overview":
+            guard let overview = renders.overview(path[1]) else {
+                return .error(EditError(.notFound, "unknown component '\(path[1])'"))
+            }
+            return .cached(overview.bytes, contentType: HTTPResponse.jsonType, etag: overview.etag, request: request)
+        case (_, 3, "components") where path[2] == "overview":
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }

@@ -45,6 +45,7 @@ final class RenderCache: Sendable {
         var catalog: Catalog
         var index: Body
         var listings: [ProjectionFormat: Body] = [:]
+        var overviews: [String: Body] = [:]
     }
 
     private let state: Mutex<State>
@@ -110,6 +111,20 @@ final class RenderCache: Sendable {
             state.listings[format] = listing
             return listing
         }
+    }
+
+    /// The `GET /api/components/{id}/overview` body, built the first time it is asked for and kept
+    /// until the catalog changes; nil for an unknown component.
+    func overview(_ componentID: String) -> Body? {
+        let (cached, catalog) = state.withLock { ($0.overviews[componentID], $0.catalog) }
+        if let cached { return cached }
+        guard let component = catalog.component(id: componentID) else { return nil }
+        let bytes = component.overview().serializedBytes()
+        let body = Body(bytes: bytes, etag: ContentHash.etag(bytes))
+        state.withLock { state in
+            if state.catalog.stories.count == catalog.stories.count { state.overviews[componentID] = body }
+        }
+        return body
     }
 
     /// Renders every story now, so that requests never wait for it.

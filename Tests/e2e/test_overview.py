@@ -1,0 +1,201 @@
+"""Generated stories (permutations) and the component overview page (#/component/<id>), in Chromium.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_overview.py -q
+"""
+import re
+
+import requests
+from playwright.sync_api import expect
+
+from conftest import wait_for
+from test_static_site import StaticHost, export_site
+from test_ui import browser_type_launch_args, ui, wait_ready  # noqa: F401 (fixtures)
+
+PICKER = "maps-location-picker"
+LOGIN = "auth-login"
+
+
+def open_overview(server, ui, component, page=None):
+    page = page or ui.new_page()
+    page.goto(f"{server.url}/#/component/{component}")
+    expect(page.locator("#overview-title")).to_be_visible()
+    return page
+
+
+def cell(page, story):
+    return page.locator(f'.overview-cell[data-story="{story}"]')
+
+
+def cell_frame(page, story):
+    return page.frame_locator(f'.overview-cell[data-story="{story}"] iframe')
+
+
+def test_the_index_lists_the_demo_s_generated_stories(server):
+    index = requests.get(f"{server.url}/api/index.json", timeout=5).json()
+    components = {component["id"]: component for component in index["components"]}
+    picker = [story for story in components[PICKER]["stories"] if story.get("generated")]
+    assert [story["name"] for story in picker] == [
+        "status=loading", "status=failed", "locations=empty", "locations=long names",
+        "status=loading, locations=empty", "status=loading, locations=long names",
+        "status=failed, locations=empty", "status=failed, locations=long names",
+    ]
+    assert picker[6] == {"id": "maps-location-picker--status-failed-locations-empty", "name": "status=failed, locations=empty",
+                         "generated": True, "settings": {"status": "failed", "locations": "empty"}}
+    login = [story for story in components[LOGIN]["stories"] if story.get("generated")]
+    assert len(login) == 11
+    assert {"id": "auth-login--status-invalid", "name": "status=invalid", "generated": True, "settings": {"status": "invalid"}} in login
+    # Registered variants carry neither mark.
+    assert components[LOGIN]["stories"][0] == {"id": "auth-login--empty", "name": "Empty"}
+    # A generated story is an ordinary story: its live state and its projections.
+    state = requests.get(f"{server.url}/api/stories/maps-location-picker--status-failed-locations-empty", timeout=5).json()
+    assert state["props"]["status"] == {"failed": {"message": "The location service is unreachable."}}
+    assert state["props"]["locations"] == []
+    text = requests.get(f"{server.url}/render/maps-location-picker--status-failed-locations-empty.txt", timeout=5).text
+    assert "The location service is unreachable." in text
+
+
+def test_the_overview_shows_title_description_props_and_every_story(server, ui):
+    page = open_overview(server, ui, LOGIN)
+    expect(page.locator("#overview-title")).to_have_text("Auth/Login")
+    description = page.locator("#overview-description")
+    expect(description.locator("em").first).to_have_text("Loading")
+    expect(description.locator("strong")).to_have_text("Log in")
+    expect(description.locator("code")).to_have_text("valid")
+    link = description.locator("a")
+    expect(link).to_have_attribute("href", "https://example.com/talks/login")
+    expect(link).to_have_attribute("rel", "noopener noreferrer")
+    rows = page.locator("#props-table tbody tr")
+    expect(rows.first.locator("td").first).to_have_text("(props)")
+    status = page.locator('#props-table tr[data-path="/input/_0/status"]')
+    expect(status.locator("td").nth(1)).to_have_text("LoginStatus")
+    expect(status.locator(".value-chip")).to_have_text(["invalid", "valid"])
+    expect(status.locator("td").nth(3)).to_have_text('{"valid":{"login":"login"}}')
+    expect(page.locator('#props-table tr[data-path="/input/_0/username/value"] td').nth(3)).to_have_text('"ada"')
+    # Every story, registered and generated, in the grid with its name.
+    cells = page.locator(".overview-cell")
+    expect(cells).to_have_count(17)
+    expect(page.locator(".overview-cell.is-generated")).to_have_count(11)
+    expect(cell(page, "auth-login--status-invalid-username-value-long").locator(".cell-name")).to_have_text(
+        "status=invalid, username.value=long")
+    expect(cell(page, "auth-login--status-invalid").locator(".badge-generated")).to_have_text("generated")
+    # Visible cells render their registered projection.
+    expect(cell_frame(page, "auth-login--filled").locator("h1")).to_have_text("Sign in")
+    expect(cell_frame(page, "auth-login--filled").locator("input").first).to_have_value("ada")
+    # The sidebar names generated stories by their settings too, with a badge.
+    row = page.locator('.tree-row[data-story="auth-login--status-invalid"]')
+    expect(row.locator(".label")).to_have_text("status=invalid")
+    expect(row.locator(".badge-generated")).to_have_text("gen")
+
+
+def test_cells_render_lazily_and_open_their_story(server, ui):
+    page = open_overview(server, ui, PICKER)
+    last = "maps-location-picker--status-failed-locations-long-names"
+    expect(cell(page, last)).to_be_attached()
+    page.set_viewport_size({"width": 1280, "height": 500})
+    page.goto(f"{server.url}/#/component/{LOGIN}")
+    expect(page.locator(".overview-cell")).to_have_count(17)
+    far = "auth-login--status-invalid-username-value-long-password-value-empty"
+    assert cell(page, far).locator("iframe").count() == 0, "a cell far below the fold was rendered at once"
+    cell(page, far).scroll_into_view_if_needed()
+    expect(cell_frame(page, far).locator("h1")).to_have_text("Sign in")
+    # Opening a cell opens its story, live.
+    cell(page, far).locator(".cell-link").click()
+    expect(page).to_have_url(re.compile(rf"#/story/{far}$"))
+    wait_ready(page)
+    expect(page.locator(".crumb-story")).to_have_text("status=invalid, username.value=long, password.value=empty")
+    expect(page.locator("#version")).to_have_text("v1")
+    expect(page.locator("#overview")).to_be_hidden()
+    # Back returns to the overview.
+    page.go_back()
+    expect(page.locator("#overview-title")).to_have_text("Auth/Login")
+    # The component row of the sidebar links to the overview.
+    page.locator('.tree-row.is-component:has-text("Location Picker") .tree-overview').click()
+    expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
+    # Clicking the preview part of a cell opens the story as well.
+    cell(page, "maps-location-picker--status-loading").locator(".cell-open").click(force=True)
+    expect(page).to_have_url(re.compile(r"#/story/maps-location-picker--status-loading$"))
+
+
+def test_one_value_applied_across_the_grid_changes_no_story(server, ui):
+    page = open_overview(server, ui, PICKER)
+    expect(cell_frame(page, "maps-location-picker--default").locator("li").first).to_contain_text("Boston Common")
+    page.select_option("#apply-field", "/status")
+    page.select_option("#apply-value", label="failed")
+    page.click("#apply-submit")
+    for story in ["maps-location-picker--default", "maps-location-picker--empty", "maps-location-picker--status-loading"]:
+        expect(cell_frame(page, story).locator("body")).to_contain_text("The location service is unreachable.")
+        expect(cell(page, story)).to_have_attribute("data-rendered", "applied")
+    expect(page.locator("#apply-status")).to_contain_text("status = failed")
+    # No live state changed.
+    for story in ["maps-location-picker--default", "maps-location-picker--status-loading"]:
+        state = requests.get(f"{server.url}/api/stories/{story}", timeout=5).json()
+        assert state["version"] == 1
+    assert requests.get(f"{server.url}/api/stories/maps-location-picker--default", timeout=5).json()["props"]["status"] == {"idle": {}}
+    # A free value (a string) goes through POST /render too; Clear brings back the registered projections.
+    page.select_option("#apply-field", "/query")
+    page.fill("#apply-value", "in Reykjavík")
+    page.click("#apply-submit")
+    expect(cell_frame(page, "maps-location-picker--default").locator("h2")).to_have_text("Locations in Reykjavík")
+    page.click("#apply-clear")
+    expect(cell_frame(page, "maps-location-picker--default").locator("h2")).to_have_text("Locations near Boston")
+    expect(cell(page, "maps-location-picker--default")).to_have_attribute("data-rendered", "registered")
+
+
+def test_applying_a_field_some_stories_lack_keeps_them_as_registered(server, ui):
+    page = open_overview(server, ui, LOGIN)
+    page.select_option("#apply-field", "/input/_0/username/value")
+    page.fill("#apply-value", "grace")
+    page.click("#apply-submit")
+    expect(cell_frame(page, "auth-login--empty").locator("input").first).to_have_value("grace")
+    loading = cell(page, "auth-login--loading")
+    expect(loading).to_have_class(re.compile("is-not-applicable"))
+    expect(loading.locator(".cell-note")).to_contain_text("No username.value in this story")
+    # A value the Props type refuses shows the server's error on the cell, nothing else changes.
+    page.select_option("#apply-field", "/input/_0/status")
+    page.select_option("#apply-value", label="invalid")
+    page.click("#apply-submit")
+    expect(cell_frame(page, "auth-login--filled").locator("body")).to_contain_text("Enter a username and a password.")
+
+
+def test_descriptions_render_safely(server, ui):
+    page = open_overview(server, ui, LOGIN)
+    html = page.evaluate("""async () => {
+      const { renderMarkdown } = await import('./js/markdown.js');
+      const box = document.createElement('div');
+      box.append(renderMarkdown('<img src=x onerror="window.pwned=1"> *a* [bad](javascript:void0) [worse](data:text/html,x) [ok](http://x.test/a?b=1)\\n\\n**two** `<b>`'));
+      return { html: box.innerHTML, images: box.querySelectorAll('img').length, links: [...box.querySelectorAll('a')].map((a) => a.href),
+               paragraphs: box.querySelectorAll('p').length, code: box.querySelector('code').textContent };
+    }""")
+    assert html["images"] == 0
+    assert "&lt;img" in html["html"]
+    assert html["links"] == ["http://x.test/a?b=1"]
+    assert "[bad](javascript:void0)" in html["html"] and "[worse](data:text/html,x)" in html["html"]
+    assert html["paragraphs"] == 2
+    assert html["code"] == "<b>"
+    assert page.evaluate("window.pwned") is None
+
+
+def test_unknown_component_says_so(server, ui):
+    page = ui.new_page()
+    page.goto(f"{server.url}/#/component/nope")
+    expect(page.locator(".overview-page h1")).to_have_text("No such component")
+    assert requests.get(f"{server.url}/api/components/nope/overview", timeout=5).status_code == 404
+
+
+def test_the_static_site_has_the_overview(tmp_path, ui):
+    directory = tmp_path / "site"
+    result = export_site(directory)
+    assert result.returncode == 0, result.stderr
+    assert (directory / "static" / "overview" / f"{PICKER}.json").is_file()
+    host = StaticHost(directory)
+    try:
+        page = ui.new_page()
+        page.goto(f"{host.url}/#/component/{PICKER}")
+        expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
+        expect(page.locator(".overview-cell")).to_have_count(13)
+        cell(page, "maps-location-picker--status-failed").scroll_into_view_if_needed()
+        expect(cell_frame(page, "maps-location-picker--status-failed").locator("body")).to_contain_text("unreachable")
+        expect(page.locator("#apply-submit")).to_be_disabled()
+        wait_for(lambda: any("/static/stories/maps-location-picker--status-failed.json" in path for path in host.paths))
+    finally:
+        host.stop()
