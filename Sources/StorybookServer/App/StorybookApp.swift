@@ -43,12 +43,18 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         let replays = ReplayController(hub: hub) { delay, work in
             queue.asyncAfter(deadline: .now() + delay, execute: work)
         }
+        let presence = PresenceBoard(hub: hub) { delay, work in
+            queue.asyncAfter(deadline: .now() + delay, execute: work)
+        }
+        let mcp = MCPEndpoint(
+            tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: configuration.snapshotsDirectory?.path),
+            resources: MCPResources(hub: hub, presence: presence), presence: presence, maxJSONDepth: configuration.maxJSONDepth)
         self.router = HTTPRouter(
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
             renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
-            access: access, maxJSONDepth: configuration.maxJSONDepth)
-        self.webSocket = WebSocketHandler(hub: hub, replays: replays, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+            access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp)
+        self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

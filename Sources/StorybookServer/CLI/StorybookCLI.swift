@@ -58,7 +58,7 @@ struct StorybookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storybook",
         abstract: "A storybook server for Codable Props: browse, edit and review component states.",
-        subcommands: [ServeCommand.self, ListCommand.self, RenderCommand.self, ExportCommand.self, CheckCommand.self],
+        subcommands: [ServeCommand.self, ListCommand.self, RenderCommand.self, ExportCommand.self, CheckCommand.self, MCPCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

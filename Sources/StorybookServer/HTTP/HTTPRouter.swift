@@ -11,6 +11,8 @@ struct HTTPRouter {
     let staticFiles: StaticFiles?
     let access: AccessPolicy
     let maxJSONDepth: Int
+    /// `/mcp`; nil answers it 404.
+    var mcp: MCPEndpoint?
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
@@ -23,9 +25,12 @@ struct HTTPRouter {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             String($0).removingPercentEncoding ?? String($0)
         }
-        let isAPI = segments.first == "api" || segments.first == "render"
+        let isAPI = segments.first == "api" || segments.first == "render" || segments.first == "mcp"
         if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
             return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
+        }
+        if segments.first == "mcp", !access.isAllowedOrigin(request.headers["origin"], host: request.headers["host"]) {
+            return .error(EditError(.forbidden, "MCP requests from this origin are not allowed; start the server with --allow-origin to allow it"))
         }
         switch (request.method.rawValue, segments.first ?? "") {
         case (_, "healthz"):
@@ -34,6 +39,9 @@ struct HTTPRouter {
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
             return render(request, Array(segments.dropFirst()))
+        case (_, "mcp") where segments.count == 1:
+            guard let mcp else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            return mcp.respond(to: request)
         case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
         case ("GET", _), ("HEAD", _):
