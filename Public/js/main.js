@@ -14,6 +14,7 @@ import { Preview } from './preview.js';
 import { Controls } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
+import { Presence } from './presence.js';
 import { ReplayControls } from './replay.js';
 import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
@@ -90,6 +91,10 @@ const timeTravel = new TimeTravel({
   },
   isOwnRef,
   onError: (message) => toast(message, 'error'),
+});
+
+const presence = new Presence({ list: $('presence'), name: $('presence-name'), controls: $('controls') }, {
+  send: (message) => connection.send(message),
 });
 
 const replay = new ReplayControls({
@@ -179,6 +184,7 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     actions.clear();
     preview.clear();
     timeTravel.reset(story ? storyId : null);
+    presence.reset(story ? storyId : null);
     replay.reset(story ? storyId : null);
     renderCrumbs();
     updateToolbar();
@@ -300,6 +306,8 @@ connection.addEventListener('message', ({ detail: message }) => {
       break;
     case 'history': timeTravel.onHistory(message); break;
     case 'replay': replay.onReplay(message); break;
+    case 'hello': presence.onHello(message); break;
+    case 'presence': presence.onPresence(message); break;
     default: break;
   }
 });
@@ -617,6 +625,7 @@ function enterStaticMode() {
   $('json-read-only').hidden = false;
   $('reset').hidden = true;
   $('save-variant').hidden = true;
+  $('presence-name').closest('label').hidden = true;
   replay.setEnabled(false);
 }
 

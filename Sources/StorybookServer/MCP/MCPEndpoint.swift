@@ -5,7 +5,8 @@ import PropsCatalog
 /// `POST /mcp`: the Model Context Protocol over Streamable HTTP, answered with plain JSON (no SSE
 /// stream is offered, so `GET` is 405 as the specification allows). One JSON-RPC message per
 /// request; `initialize` opens a session whose id comes back in `Mcp-Session-Id` and must be sent
-/// with every later request (400 without it, 404 once it is unknown). `DELETE` ends a session.
+/// with every later request (400 without it, 404 once it is unknown). `DELETE` ends a session (its
+/// agent stays in presence lists until its linger time is over).
 ///
 /// Runs on the app's serial queue like every route: tools edit through the same hub, journal and
 /// broadcast as the browser. Access (token, Origin) is checked by the router before it gets here.
@@ -36,10 +37,10 @@ final class MCPEndpoint {
         case "POST":
             return post(request)
         case "DELETE":
+            // The agent stays listed on the stories it used for the usual while: it was just there.
             guard let id = request.headers["mcp-session-id"], sessions.removeValue(forKey: id) != nil else {
                 return .error(EditError(.notFound, "no MCP session with this Mcp-Session-Id"))
             }
-            presence.remove(agent: MCPClient(sessionID: id, name: "", protocolVersion: "", lastUsed: 0).viewerID)
             return HTTPResponse(status: 204, headers: [], body: [])
         default:
             return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /mcp: this server answers POST with JSON and offers no SSE stream"),
