@@ -2,6 +2,7 @@ import Foundation
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// Static files never leave their directory.
 @Suite struct StaticFilesTests {

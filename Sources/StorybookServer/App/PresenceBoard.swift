@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PropsCatalog
+import StorybookTransport
 
 /// Who is on each story: its WebSocket subscribers (with the name and kind they identified
 /// themselves with and the field they focus) and the MCP agents that used it lately. Whenever that

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PropsCatalog
+import StorybookTransport
 
 /// The live stories and who listens to them: applies every edit through its story's session and
 /// fans accepted changes out to the story's subscribers.

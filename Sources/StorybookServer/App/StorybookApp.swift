@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import PropsCatalog
+import StorybookTransport
 
 /// The application behind the transport: receives requests and messages on the event loop
 /// thread and hands them to one serial queue, where every story edit, render and broadcast runs.
@@ -52,7 +53,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         self.router = HTTPRouter(
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
-            renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
+            renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
             access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp)
         self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }

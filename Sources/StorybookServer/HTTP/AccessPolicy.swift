@@ -1,5 +1,6 @@
 import Foundation
 import PropsCatalog
+import StorybookTransport
 
 /// Who may call the API and open WebSockets: the access token rule and the Origin rule.
 struct AccessPolicy: Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// Answers every HTTP route of the contract. Runs on the app's serial queue, never on the event
 /// loop thread; testable without sockets by calling `route` with a request.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PropsCatalog
+import StorybookTransport
 
 /// `POST /mcp`: the Model Context Protocol over Streamable HTTP, answered with plain JSON (no SSE
 /// stream is offered, so `GET` is 405 as the specification allows). One JSON-RPC message per

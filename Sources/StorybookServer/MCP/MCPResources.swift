@@ -1,4 +1,5 @@
 import PropsCatalog
+import StorybookTransport
 
 /// Each story's live projections as MCP resources an agent can attach:
 /// `storybook://story/{id}.txt` (text outline), `.html` (standalone document) and `.json` (state).

@@ -1,5 +1,7 @@
 import Foundation
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// The MCP tools: what an agent can read and do on the stories, through the same hub (validation,
 /// journal, broadcast) as the browser. Errors come back as tool results with `isError` and the
