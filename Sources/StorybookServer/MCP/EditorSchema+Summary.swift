@@ -22,6 +22,14 @@ extension EditorSchema {
             } else {
                 lines.append("\(path.isEmpty ? "/" : path): \(wrapped.typeName) or null")
             }
+        case .union(_, let cases):
+            lines.append("\(path.isEmpty ? "/" : path): \(typeName)")
+            for unionCase in cases {
+                let casePath = path + JSONPointer(tokens: [unionCase.name]).description
+                for field in unionCase.fields {
+                    field.schema.summarize(at: casePath + JSONPointer(tokens: [field.name]).description, into: &lines)
+                }
+            }
         case .array(let items):
             lines.append("\(path.isEmpty ? "/" : path): array of \(items.typeName)")
             if case .object = items { items.summarize(at: path + "/0", into: &lines) }
@@ -41,7 +49,7 @@ extension EditorSchema {
         case .array(let items): "array of \(items.typeName)"
         case .dictionary(let values): "object of \(values.typeName)"
         case .enumeration(_, let values): "one of " + values.map { $0.serialized() }.joined(separator: "|")
-        case .union(let name, let cases): "\(name): {\"case\": {...}} with case " + cases.map(\.name).joined(separator: "|")
+        case .union(let name, let cases): "enum \(name), one member named by its case: " + cases.map(\.name).joined(separator: "|")
         case .command: "command (string)"
         case .unknown: "any JSON"
         }
