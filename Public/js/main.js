@@ -95,6 +95,7 @@ const timeTravel = new TimeTravel({
 
 const presence = new Presence({ list: $('presence'), name: $('presence-name'), controls: $('controls') }, {
   send: (message) => connection.send(message),
+  identify: (message) => connection.identify(message),
 });
 
 const replay = new ReplayControls({

@@ -11,7 +11,7 @@ const KIND_LABEL = { browser: 'person', script: 'script', agent: 'agent' };
 export class Presence {
   /**
    * @param els {list, name, controls}  the chips' container, the name input, the props controls
-   * @param hooks {send(message) -> bool}
+   * @param hooks {send(message) -> bool, identify(message)}  identify: sent now and first on every reconnect
    */
   constructor(els, hooks) {
     Object.assign(this, els);
@@ -37,6 +37,7 @@ export class Presence {
     });
     // The controls rebuild their rows when the props change shape: mark the new rows again.
     new MutationObserver(() => this.markFields()).observe(this.controls, { childList: true });
+    this.identify();
   }
 
   /** The remembered name, or a new guest name (remembered too). */
@@ -49,15 +50,15 @@ export class Presence {
     return name;
   }
 
-  /** Every (re)connection: say who we are and what we focus. */
+  /** Every (re)connection: learn our viewer id, and say again what we focus. */
   onHello(message) {
     this.me = message.connection ?? null;
-    this.identify();
     if (this.storyId && this.focus !== null) this.hooks.send({ type: 'focus', story: this.storyId, path: this.focus });
+    this.render();
   }
 
   identify() {
-    this.hooks.send({ type: 'identify', name: this.name.value.trim() || Presence.savedName(), kind: 'browser' });
+    this.hooks.identify({ type: 'identify', name: this.name.value.trim() || Presence.savedName(), kind: 'browser' });
   }
 
   /** A new story is open: forget the old list. */
