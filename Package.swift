@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "StorybookServer", targets: ["StorybookServer"]),
         .library(name: "StorybookCLI", targets: ["StorybookCLI"]),
         .executable(name: "storybook", targets: ["storybook"]),
+        .executable(name: "storybook-review", targets: ["storybook-review"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -79,6 +80,11 @@ let package = Package(
         .executableTarget(
             name: "storybook",
             dependencies: ["StorybookCLI", "DemoCatalog"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "storybook-review",
+            dependencies: ["StorybookReview", "DemoCatalog"],
             swiftSettings: strictSettings
         ),
         .testTarget(

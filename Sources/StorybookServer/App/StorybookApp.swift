@@ -8,8 +8,9 @@ import StorybookTransport
 /// thread and hands them to one serial queue, where every story edit, render and broadcast runs.
 /// The loop thread itself only answers from ready-made memory (cached projections, health).
 final class StorybookApp: TransportDelegate, @unchecked Sendable {
-    // @unchecked: `hub`, `router` and `webSocket` are touched only on `queue`; the rest is immutable.
-    let queue = DispatchQueue(label: "storybook.app", qos: .userInitiated)
+    // @unchecked: `hub`, `router` and `webSocket` are touched only on `queue` (the hub checks it);
+    // the rest is immutable.
+    let queue: AppQueue
     private let hub: StoryHub
     private let router: HTTPRouter
     private let webSocket: WebSocketHandler
@@ -19,6 +20,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let logger: Logger
 
     init(catalog registered: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) throws {
+        let queue = AppQueue()
+        self.queue = queue
         self.logger = logger
         var catalog = registered
         var unloadable: [VariantStore.Unloadable] = []
@@ -34,18 +37,18 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             hub.journal = journal
             hub.install(restored)
         }
+        hub.owner = queue  // set up; from now on the hub lives on the app queue
         let renders = RenderCache(catalog: catalog, unloadable: unloadable)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
         self.hub = hub
         self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
         self.access = access
-        let queue = self.queue
         let replays = ReplayController(hub: hub) { delay, work in
-            queue.asyncAfter(deadline: .now() + delay, execute: work)
+            queue.asyncAfter(delay, work)
         }
         let presence = PresenceBoard(hub: hub) { delay, work in
-            queue.asyncAfter(deadline: .now() + delay, execute: work)
+            queue.asyncAfter(delay, work)
         }
         let mcp = MCPEndpoint(
             tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: configuration.snapshotsDirectory?.path),
@@ -73,7 +76,12 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID) {
         logger.debug("request", metadata: ["sb.method": "\(request.method.rawValue)", "sb.path": "\(request.path)"])
         queue.async {
-            transport.respond(to: id, with: self.router.route(request))
+            // Read-only work that may take long gets the values it reads here and runs elsewhere.
+            if let work = self.router.readOnlyWork(for: request) {
+                self.queue.readOnlyWork.async { transport.respond(to: id, with: work()) }
+            } else {
+                transport.respond(to: id, with: self.router.route(request))
+            }
         }
     }
 

@@ -18,22 +18,47 @@ struct HTTPRouter {
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
-    static let previewStylesheetName = "preview.css"
+    static let previewStylesheetName = RenderedStory.previewStylesheetName
     private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
     private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
 
-    func route(_ request: HTTPRequest) -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+    /// The path's segments after the leading `/`, percent-decoded.
+    private static func segments(_ request: HTTPRequest) -> [String] {
+        request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             String($0).removingPercentEncoding ?? String($0)
         }
-        let isAPI = segments.first == "api" || segments.first == "render" || segments.first == "mcp"
+    }
+
+    /// The answer that refuses `request` under the access rules, or nil when it may go on. Every
+    /// way into the routes (``route(_:)``, ``readOnlyWork(for:)``) asks this first.
+    func refusal(for request: HTTPRequest) -> HTTPResponse? {
+        let first = Self.segments(request).first
+        let isAPI = first == "api" || first == "render" || first == "mcp"
         if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
             return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
         }
-        if segments.first == "mcp", !access.isAllowedOrigin(request.headers["origin"], host: request.headers["host"]) {
+        // The MCP specification requires the Origin check on its endpoint (DNS rebinding); the
+        // same rule as WebSocket upgrades: no Origin (a script), the server's own, or --allow-origin.
+        if first == "mcp", !access.isAllowedOrigin(request.headers["origin"], host: request.headers["host"]) {
             return .error(EditError(.forbidden, "MCP requests from this origin are not allowed; start the server with --allow-origin to allow it"))
         }
+        return nil
+    }
+
+    /// The work of a request that only reads values and may take long (the review page's full
+    /// check of every story against the goldens), with those values taken now: the app runs it off
+    /// the queue that applies edits. Nil for every other request, which ``route(_:)`` answers.
+    func readOnlyWork(for request: HTTPRequest) -> (@Sendable () -> HTTPResponse)? {
+        guard request.method == .get || request.method == .head, Self.segments(request) == ["api", "review"],
+              refusal(for: request) == nil else { return nil }
+        let review = ReviewRoute(catalog: hub.catalog, directory: review.snapshotsDirectory, allowRecord: review.allowRecord)
+        return { review.respond(to: request, path: []) }
+    }
+
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = refusal(for: request) { return refusal }
+        let segments = Self.segments(request)
         switch (request.method.rawValue, segments.first ?? "") {
         case (_, "healthz"):
             return .json(["status": "ok"])

@@ -42,8 +42,6 @@ struct StaticFiles: Sendable {
         if let directory { self.init(root: directory) } else { self.init() }
     }
 
-    static var mimeTypes: [String: String] { BrowserUI.mimeTypes }
-
     /// The path relative to the UI's root that a URL path names (`index.html` for a directory), or
     /// nil when it can name nothing servable.
     static func relativePath(_ path: String) -> String? {
