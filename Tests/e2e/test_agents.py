@@ -44,35 +44,52 @@ async def agent_session(server, agent_name, transport, work):
             return await work(session)
 
 
+# The worked example of docs/agents.md quotes these (test_docs.py checks the quotes).
+FOUND = """\
+profile-user-profile--default  Profile/User Profile / Default  (UserProfile)
+"""
+OUTLINE = """\
+vstack
+  image "Avatar of Ada Lovelace" <https://example.com/ada.png>
+  heading2 "Ada Lovelace"
+  text "ada@example.com"
+"""
+INVALID = """\
+{"valid": false, "errors": [{"code": "invalid-props", "message": "expected a string, found a number", "path": "/email"}]}
+"""
+EDITED = """\
+profile-user-profile--default is now version 2
+vstack
+  heading2 "Ada Lovelace"
+  text "ada@example.org"
+"""
+
+
 async def agent_fixes_the_profile(session):
-    """What the issue asks of an agent: list tools, render as text, validate bad props, edit."""
+    """The worked example: find the story, read its outline, validate props that fail, fix and edit."""
     names = {tool.name for tool in (await session.list_tools()).tools}
     assert {"list_stories", "get_story", "render_story", "validate_props", "edit_story",
             "dispatch_command", "undo", "read_history"} <= names
     found = await session.call_tool("list_stories", {"query": "profile"})
-    assert PROFILE in found.content[0].text
+    assert FOUND.strip() in found.content[0].text.splitlines()
 
-    rendered = await session.call_tool("render_story", {"story": PROFILE, "format": "text"})
-    assert not rendered.is_error
-    assert 'heading2 "Ada Lovelace"' in rendered.content[0].text
+    rendered = await session.call_tool("render_story", {"story": PROFILE})
+    assert not rendered.is_error and rendered.content[0].text == OUTLINE
 
     story = (await session.call_tool("get_story", {"story": PROFILE})).structured_content
-    bad = dict(story["props"], email=42)
+    bad = {"name": "Ada Lovelace", "email": 42, "avatarURL": None}
     checked = await session.call_tool("validate_props", {"story": PROFILE, "props": bad})
     assert not checked.is_error
-    assert checked.structured_content["valid"] is False
-    assert checked.structured_content["errors"][0]["path"] == "/email"
-    assert checked.structured_content["errors"][0]["code"] == "invalid-props"
+    assert checked.structured_content == json.loads(INVALID)
 
     refused = await session.call_tool("edit_story", {"story": PROFILE, "props": bad})
     assert refused.is_error and refused.structured_content["error"]["path"] == "/email"
 
-    edited = await session.call_tool("edit_story", {
-        "story": PROFILE, "base": story["version"],
-        "patch": [{"op": "replace", "path": "/name", "value": "Fixed by the agent"}]})
-    assert not edited.is_error, edited.content[0].text
+    fixed = dict(bad, email="ada@example.org")
+    edited = await session.call_tool("edit_story", {"story": PROFILE, "base": story["version"], "props": fixed})
+    assert not edited.is_error and edited.content[0].text == EDITED
     resource = await session.read_resource("storybook://story/%s.txt" % PROFILE)
-    assert "Fixed by the agent" in resource.contents[0].text
+    assert "ada@example.org" in resource.contents[0].text
     return edited.structured_content["version"]
 
 
@@ -87,7 +104,7 @@ def test_an_agent_edits_what_a_browser_watches(fresh_server, ui, transport):
     version = run(agent_session(fresh_server, agent, transport, agent_fixes_the_profile))
 
     expect(page.locator("#version")).to_have_text(f"v{version}")
-    expect(preview(page).locator("h2")).to_have_text("Fixed by the agent")
+    expect(page.locator("#stage-text")).to_contain_text('text "ada@example.org"')
     chip = page.locator('.presence-chip[data-kind="agent"]')
     expect(chip).to_have_text(agent)
     page.click("#tab-history")
@@ -102,7 +119,7 @@ def test_an_agent_edits_what_a_browser_watches(fresh_server, ui, transport):
 
     # Undo of the agent's change: one click on its history entry.
     live_row.locator(".history-undo").click()
-    expect(preview(page).locator("h2")).to_have_text("Ada Lovelace")
+    expect(page.locator("#stage-text")).to_contain_text('text "ada@example.com"')
     undo = fresh_server.get(f"/api/stories/{PROFILE}/history").json()["entries"][-1]
     assert undo["kind"] == "undo" and undo["author"] == {"name": "Ada in the browser", "kind": "browser"}
 
