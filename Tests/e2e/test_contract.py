@@ -415,6 +415,7 @@ def test_sigterm_closes_websockets_with_1001_and_exits_0():
     own = Server()
     client = ws(own)
     subscribe(client, PROFILE)
+    receive(client, "presence")  # the viewer list that follows the subscription
     own.process.send_signal(signal.SIGTERM)
     with pytest.raises(ConnectionClosed) as closed:
         client.recv(timeout=10)

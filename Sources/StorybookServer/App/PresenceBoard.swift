@@ -32,6 +32,7 @@ final class PresenceBoard: @unchecked Sendable {
     private struct Agent {
         let name: String
         var focus: String?
+        /// When it leaves the list (`DispatchTime` nanoseconds); one expiry check is pending at a time.
         var until: UInt64
     }
 
@@ -86,11 +87,19 @@ final class PresenceBoard: @unchecked Sendable {
         let previous = agents[story]?[id]
         let focus = focus ?? previous?.focus
         agents[story, default: [:]][id] = Agent(name: name, focus: focus, until: until)
-        if previous == nil || previous?.focus != focus || previous?.name != name { publish(story) }
-        schedule(agentLinger) { [weak self] in self?.expire(agent: id, story: story) }
+        guard let previous else {
+            publish(story)
+            scheduleExpiry(of: id, on: story, after: agentLinger)
+            return
+        }
+        if previous.focus != focus || previous.name != name { publish(story) }
     }
 
-    /// Takes an agent off every story at once (its MCP session ended).
+    private func scheduleExpiry(of id: String, on story: String, after delay: TimeInterval) {
+        schedule(delay) { [weak self] in self?.expire(agent: id, story: story) }
+    }
+
+    /// Takes an agent off every story at once (its MCP session was dropped to make room).
     func remove(agent id: String) {
         for story in agents.keys where agents[story]?.removeValue(forKey: id) != nil {
             publish(story)
@@ -98,7 +107,12 @@ final class PresenceBoard: @unchecked Sendable {
     }
 
     private func expire(agent id: String, story: String) {
-        guard let agent = agents[story]?[id], agent.until <= DispatchTime.now().uptimeNanoseconds else { return }
+        guard let agent = agents[story]?[id] else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard agent.until <= now else {
+            scheduleExpiry(of: id, on: story, after: TimeInterval(agent.until - now) / 1e9)  // used again since
+            return
+        }
         agents[story]?[id] = nil
         if agents[story]?.isEmpty == true { agents[story] = nil }
         publish(story)
