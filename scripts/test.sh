@@ -14,7 +14,7 @@ if ldd .build/debug/storybook-review | grep -i websockets; then
   echo "storybook-review links libwebsockets: StorybookReview must not depend on the transport" >&2
   exit 1
 fi
-ldd .build/debug/storybook | grep -q libwebsockets  # the check above would pass vacuously otherwise
+ldd .build/debug/storybook | grep libwebsockets >/dev/null  # the check above would pass vacuously otherwise (not grep -q: with pipefail, ldd would die of SIGPIPE)
 
 echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
 swift build --package-path Examples/TasksStorybook

@@ -145,4 +145,18 @@ import Testing
                                 staticFiles: nil, access: AccessPolicy(token: "t", allowedOrigins: []), maxJSONDepth: 64, mcp: nil)
         #expect(locked.route(HTTPRequest(method: .post, path: "/mcp", headers: Self.headers, body: Array(body.utf8))).status == 401)
     }
+
+    @Test func compareGoldensIsListedWithSnapshotsAndReportsEveryStory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-goldens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let presence = PresenceBoard(hub: hub) { _, _ in }
+        let tools = MCPTools(hub: hub, renders: RenderCache(catalog: hub.catalog), presence: presence, snapshotsDirectory: directory.path)
+        #expect(tools.definitions.contains { $0.name == "compare_goldens" })
+        let client = MCPClient(sessionID: "s", name: "t", protocolVersion: "2025-06-18", lastUsed: 0)
+        let report = try tools.call("compare_goldens", arguments: [:], client: client)
+        #expect(report["isError"] == false)
+        #expect(report["structuredContent"]?["counts"]?["new"] == .integer(Int64(hub.catalog.stories.count)))
+        #expect(report["structuredContent"]?["stories"]?.arrayValue?.first?["status"] == "new")
+    }
 }
