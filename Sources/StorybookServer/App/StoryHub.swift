@@ -102,6 +102,10 @@ final class StoryHub {
         ]
         if let author = source.author { action["author"] = author.json }
         if let payload = invocation.payload { action["payload"] = payload }
+        // A command from an embedded child's view: the child component that handles it.
+        if let handler = session.story.component.handlers(of: invocation.command, in: session.props).last {
+            action["handledBy"] = .string(handler)
+        }
         if let ref { action["ref"] = .string(ref) }
         broadcast(.object(action), story: storyID, coalesce: false)
         return apply(.dispatch(invocation), to: storyID, source: source, ref: ref)
