@@ -17,7 +17,9 @@ fi
 ldd .build/debug/storybook | grep libwebsockets >/dev/null  # the check above would pass vacuously otherwise (not grep -q: with pipefail, ldd would die of SIGPIPE)
 
 echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
-swift build --package-path Examples/TasksStorybook
+# SwiftPM can miss files added to a path dependency since the example's last build (its cached
+# package graph): a second build sees them. A fresh clone builds once.
+swift build --package-path Examples/TasksStorybook || swift build --package-path Examples/TasksStorybook
 
 echo "== swift test"
 swift test --skip-build --parallel
