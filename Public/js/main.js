@@ -20,6 +20,7 @@ import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
 import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
+import { RendererPanel } from './renderers.js';
 import * as URLState from './url-state.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
@@ -64,6 +65,10 @@ const preview = new Preview($('preview'), {
       toast('Not connected: the command was not sent.', 'error');
     }
   },
+});
+
+const renderers = new RendererPanel({
+  picker: $('renderer-picker'), view: $('renderer-view'), connection,
 });
 
 const controls = new Controls($('controls'), {
@@ -136,13 +141,13 @@ const review = new ReviewPage($('review'), {
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
-/** Sends an edit of the open story with a fresh ref; false when not connected. */
+/** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
   const ref = connection.nextRef(meta.kind);
   refs.set(ref, meta);
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
-  return connection.send({ ...message, story: current.storyId, ref });
+  return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
 
 // MARK: - Opening stories
@@ -199,7 +204,10 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     document.title = `${story.title} / ${story.name} · Storybook`;
     $('save-component').textContent = story.title;
     if (staticSite) loadStaticStory(storyId);
-    else connection.subscribe(storyId);
+    else {
+      connection.subscribe(storyId);
+      renderers.openStory(storyId, story.componentId);
+    }
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
@@ -310,12 +318,19 @@ connection.addEventListener('message', ({ detail: message }) => {
     case 'replay': replay.onReplay(message); break;
     case 'hello': presence.onHello(message); break;
     case 'presence': presence.onPresence(message); break;
+    case 'renderers': renderers.onRenderers(message); break;
+    case 'rendered': renderers.onRendered(message); break;
     default: break;
   }
 });
 
 function onState(state) {
   if (state.story !== current.storyId) return;
+  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
+  // A field with an edit in flight sends what was typed meanwhile (before the controls update,
+  // so the field stays busy while it has an edit on its way).
+  if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
+  else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
   current.fresh = false;
   current.state = state;
@@ -327,9 +342,9 @@ function onState(state) {
   if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
   timeTravel.onState(state);
   replay.onState(state);
+  renderers.onLiveVersion(state.version);
   updateToolbar();
 
-  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
   if (mine) {
     controls.clearServerErrors();
     if (mine.kind === 'json' || mine.kind === 'link') jsonEditor.accepted();
@@ -351,6 +366,7 @@ function onError(error) {
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
+      controls.settle(error.ref, false);
       const row = where !== undefined ? controls.showServerError(where, error.message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
       break;
@@ -386,6 +402,7 @@ connection.addEventListener('status', ({ detail }) => {
   indicator.querySelector('.conn-text').textContent = texts[detail.status];
   indicator.title = detail.status === 'connected' ? 'Live: edits are shared with every open browser' : texts[detail.status];
   document.body.classList.toggle('is-disconnected', detail.status !== 'connected');
+  if (detail.status !== 'connected') controls.connectionLost();
   updateBanner(detail);
 });
 
@@ -413,6 +430,7 @@ $('banner-retry').addEventListener('click', () => connection.retryNow());
 
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
+  controls.resume();
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {

@@ -31,6 +31,7 @@ export class Preview {
     this.html = null;
     this.pendingHTML = null;
     this.ready = null;
+    this.loaded = false;  // the preview document is there: show() swaps the fragment at once
     this.revertTimer = null;
   }
 
@@ -44,6 +45,7 @@ export class Preview {
     this.ready = new Promise((resolve) => {
       this.frame.addEventListener('load', () => {
         this.attach(this.frame.contentDocument);
+        this.loaded = true;
         resolve();
       }, { once: true });
     });
@@ -59,9 +61,12 @@ export class Preview {
     return this.frame.contentDocument?.querySelector('main.sb-root') ?? null;
   }
 
-  /** Shows a fragment. Waits while the user is typing into a preview text field. */
+  /**
+   * Shows a fragment: at once (in the caller's task, before anything else it does with the state)
+   * once the preview document is there. Waits while the user is typing into a preview text field.
+   */
   async show(html) {
-    await this.ready;
+    if (!this.loaded) await this.ready;
     clearTimeout(this.revertTimer);
     if (this.isTypingInPreview()) {
       this.pendingHTML = html;

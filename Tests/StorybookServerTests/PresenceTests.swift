@@ -22,7 +22,7 @@ import Testing
         hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         let scheduled = self.scheduled
         presence = PresenceBoard(hub: hub, agentLinger: 0) { _, work in scheduled.add(work) }
-        handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: presence,
+        handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: presence, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
                                    maxJSONDepth: 16, logger: Logger(label: "test"))
     }
 

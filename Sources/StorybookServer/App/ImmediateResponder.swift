@@ -35,7 +35,7 @@ struct ImmediateResponder {
     /// `GET /render/{id}.txt|.html`: the registered variant's projection, or its 304.
     private func projection(_ request: RequestHead) -> PreparedResponse? {
         let query = request.queryItems
-        guard !query.contains(where: { $0.name == "live" }), access.isAuthorized(request, query: query),
+        guard !query.contains(where: { $0.name == "live" || $0.name == "renderer" }), access.isAuthorized(request, query: query),
               let (id, format) = ProjectionFormat.split(renderName: request.path, skipping: Self.renderPrefix.utf8.count),
               let entry = renders.cached(id) else { return nil }
         return entry.preparedResponse(format, ifNoneMatch: request.value(of: .ifNoneMatch))

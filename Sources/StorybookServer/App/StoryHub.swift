@@ -218,4 +218,10 @@ final class StoryHub {
     func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {
         sink.send(message.serializedBytes(), to: [connection], coalescingKey: coalescingKey)
     }
+
+    /// Sends one serialized message to several connections.
+    func send(_ message: [UInt8], to connections: [ConnectionID], coalescingKey: String? = nil) {
+        guard !connections.isEmpty else { return }
+        sink.send(message, to: connections, coalescingKey: coalescingKey)
+    }
 }

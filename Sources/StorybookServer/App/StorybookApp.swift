@@ -44,6 +44,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
         self.access = access
+        let renderers = RendererRegistry(hub: hub, logger: logger)
         let replays = ReplayController(hub: hub) { delay, work in
             queue.asyncAfter(delay, work)
         }
@@ -57,8 +58,9 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
             renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
-            access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp)
-        self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+            access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp, renderers: renderers)
+        self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, renderers: renderers,
+                                          maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

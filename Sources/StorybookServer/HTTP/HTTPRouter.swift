@@ -15,6 +15,8 @@ struct HTTPRouter {
     let maxJSONDepth: Int
     /// `/mcp`; nil answers it 404.
     var mcp: MCPEndpoint?
+    /// The connected renderers (`/api/renderers`, `/render/{id}.png?renderer=`); nil serves none.
+    var renderers: RendererRegistry?
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
@@ -89,6 +91,9 @@ struct HTTPRouter {
         case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
             let index = renders.index
             return .cached(index.bytes, contentType: HTTPResponse.jsonType, etag: index.etag, request: request)
+        case (_, 1, "renderers"):
+            guard let renderers else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            return RendererRoute(registry: renderers, hub: hub).list(request)
         case (_, 1, "projections"): return ProjectionsRoute(renders: renders, maxJSONDepth: maxJSONDepth).respond(to: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
@@ -184,6 +189,9 @@ struct HTTPRouter {
     }
 
     private func render(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
+        if let renderer = request.query["renderer"], path.count == 1, let renderers {
+            return RendererRoute(registry: renderers, hub: hub).render(request, name: path[0], renderer: renderer)
+        }
         guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: path[0]) else {
             return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt or .html"))
         }

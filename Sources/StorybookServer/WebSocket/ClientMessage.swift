@@ -19,6 +19,8 @@ enum ClientMessage: Equatable {
     case identify(ChangeAuthor)
     /// The field the client is editing on a story; nil clears it.
     case focus(story: String, path: String?)
+    /// The renderer protocol (`renderer`, `show`, `rendered`).
+    case renderer(RendererMessage)
 
     /// Why a frame is not a message, with what could be read of it to address the error.
     struct Failure: Error, Equatable {
@@ -93,6 +95,7 @@ enum ClientMessage: Equatable {
             }
             return .focus(story: try reader.string("story"), path: path)
         default:
+            if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
     }

@@ -9,6 +9,7 @@ struct WebSocketHandler {
     let hub: StoryHub
     let replays: ReplayController
     let presence: PresenceBoard
+    let renderers: RendererRegistry
     let maxJSONDepth: Int
     let logger: Logger
 
@@ -33,6 +34,7 @@ struct WebSocketHandler {
 
     func closed(_ connection: ConnectionID) {
         let stories = hub.stories(subscribedBy: connection)
+        renderers.closed(connection)
         hub.disconnect(connection)
         presence.disconnect(connection, from: stories)
     }
@@ -45,6 +47,7 @@ struct WebSocketHandler {
             case .success:
                 hub.sendState(of: story, to: connection)
                 presence.publish(story)
+                renderers.sendReports(of: story, to: connection)
             case .failure(let error):
                 reject(error, ref: nil, story: story, to: connection)
             }
@@ -85,6 +88,10 @@ struct WebSocketHandler {
         case .replayStop(let story, let ref):
             if !replays.stop(story) {
                 reject(EditError(.notFound, "no replay is playing on '\(story)'"), ref: ref, story: story, to: connection)
+            }
+        case .renderer(let message):
+            if case .failure(let error) = renderers.handle(message, from: connection) {
+                reject(error, ref: message.ref, story: message.story, to: connection)
             }
         case .history(let story, let since, let ref):
             switch hub.session(story) {
