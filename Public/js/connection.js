@@ -23,6 +23,7 @@ export class Connection extends EventTarget {
     this.retryAt = null;
     this.environment = {};
     this.subscriptions = new Set();
+    this.identity = null; // the `identify` message, sent first on every (re)connection
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
     this.started = false; // nothing connects before connect() (a static site never calls it)
@@ -57,6 +58,7 @@ export class Connection extends EventTarget {
       this.everOpened = true;
       this.attempt = 0;
       this.setStatus('connected');
+      if (this.identity) this.rawSend(this.identity);
       for (const story of this.subscriptions) this.rawSend(this.subscription(story));
       this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
     });
@@ -89,6 +91,12 @@ export class Connection extends EventTarget {
     } catch {
       return false;
     }
+  }
+
+  /** Says who this page is now if connected, and first thing after every reconnect. */
+  identify(message) {
+    this.identity = message;
+    this.send(message);
   }
 
   /**

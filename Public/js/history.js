@@ -1,6 +1,8 @@
 // Time travel: a slider over the story's versions (oldest..latest), undo and redo, and the list
-// of history entries. The server never rewrites history: seeking makes a past version's props live
-// as a new version, so while the user scrubs, the slider stays on the version they picked.
+// of history entries, each with who made it (the name a browser or agent gave, else its source);
+// the live entry has an Undo button, so an agent's change is undone in one click. The server never
+// rewrites history: seeking makes a past version's props live as a new version, so while the user
+// scrubs, the slider stays on the version they picked.
 //
 // Keys (when the focus is not in a text field): Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Ctrl+Y) redo.
 //
@@ -43,6 +45,10 @@ export class TimeTravel {
     this.undo.addEventListener('click', () => this.step('undo'));
     this.redo.addEventListener('click', () => this.step('redo'));
     this.list.addEventListener('click', (event) => {
+      if (event.target.closest('[data-undo]')) {
+        this.step('undo');
+        return;
+      }
       const row = event.target.closest('[data-version]');
       if (!row) return;
       const version = Number(row.dataset.version);
@@ -186,13 +192,18 @@ export class TimeTravel {
       if (version === this.latest) classes.push('is-live');
       if (version === this.viewing) classes.push('is-viewing');
       const own = entry.ref && this.hooks.isOwnRef(entry.ref);
-      return h('li', { class: classes.join(' ') },
+      const author = entry.author;
+      const who = own ? 'you' : author ? author.name : entry.source || '';
+      const undoable = version === this.latest && this.canUndo && entry.kind !== 'registered';
+      return h('li', { class: classes.join(' '), dataset: { entry: String(version) } },
         h('button', { type: 'button', class: 'history-button', dataset: { version: String(version) }, title: version === this.latest ? 'The live version' : `Make v${version} live again` },
           h('span', { class: 'h-version' }, `v${version}`),
           h('span', { class: 'h-time' }, clockTime(entry.at)),
           h('span', { class: `h-kind kind-${entry.kind}` }, entry.kind),
-          h('span', { class: 'h-source' }, own ? 'you' : entry.source || ''),
-          h('span', { class: 'h-summary' }, summarize(entry))));
+          h('span', { class: `h-source${author ? ` kind-${author.kind}` : ''}`, title: author ? `${author.name} (${author.kind}) · ${entry.source}` : entry.source || '' },
+            who, author?.kind === 'agent' ? h('span', { class: 'h-agent' }, 'agent') : null),
+          h('span', { class: 'h-summary' }, summarize(entry))),
+        undoable ? h('button', { type: 'button', class: 'btn btn-small history-undo', dataset: { undo: String(version) }, title: `Undo this change by ${who}` }, 'Undo') : null);
     });
     if (versions.length > LIST_LIMIT) {
       rows.push(h('li', { class: 'history-more muted' }, `${versions.length - LIST_LIMIT} older versions: use the slider.`));

@@ -15,6 +15,7 @@ import { Preview } from './preview.js';
 import { Controls } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
+import { Presence } from './presence.js';
 import { ReplayControls } from './replay.js';
 import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
@@ -102,6 +103,11 @@ const timeTravel = new TimeTravel({
   },
   isOwnRef,
   onError: (message) => toast(message, 'error'),
+});
+
+const presence = new Presence({ list: $('presence'), name: $('presence-name'), controls: $('controls') }, {
+  send: (message) => connection.send(message),
+  identify: (message) => connection.identify(message),
 });
 
 const replay = new ReplayControls({
@@ -204,6 +210,7 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
     actions.clear();
     preview.clear();
     timeTravel.reset(story ? storyId : null);
+    presence.reset(story ? storyId : null);
     replay.reset(story ? storyId : null);
     renderCrumbs();
     updateToolbar();
@@ -329,6 +336,8 @@ connection.addEventListener('message', ({ detail: message }) => {
       break;
     case 'history': timeTravel.onHistory(message); break;
     case 'replay': replay.onReplay(message); break;
+    case 'hello': presence.onHello(message); break;
+    case 'presence': presence.onPresence(message); break;
     case 'renderers': renderers.onRenderers(message); break;
     case 'rendered': renderers.onRendered(message); break;
     default: break;
@@ -719,6 +728,7 @@ function enterStaticMode() {
   $('reset').hidden = true;
   $('save-variant').hidden = true;
   $('env-bar').hidden = true;  // a static site has the registered variants in the default environment only
+  $('presence-name').closest('label').hidden = true;
   replay.setEnabled(false);
 }
 

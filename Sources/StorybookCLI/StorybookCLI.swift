@@ -2,7 +2,7 @@ import ArgumentParser
 public import PropsCatalog
 import StorybookReview
 
-/// The command line of a storybook: `serve` (the default), `list`, `render`, `export` and `check`
+/// The command line of a storybook: `serve` (the default), `list`, `render`, `export`, `check` and `mcp`
 /// over one catalog. The `storybook` executable runs it on the demo catalog; a user's own
 /// executable runs it on theirs, and its help and messages carry that executable's name.
 ///
@@ -24,7 +24,7 @@ struct StorybookCommand: ParsableCommand {
         CommandConfiguration(
             commandName: CommandContext.executableName,
             abstract: "A storybook server for Codable Props: browse, edit and review component states.",
-            subcommands: [ServeCommand.self] + ReviewSubcommands.all,
+            subcommands: [ServeCommand.self] + ReviewSubcommands.all + [MCPCommand.self],
             defaultSubcommand: ServeCommand.self
         )
     }

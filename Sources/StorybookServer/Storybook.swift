@@ -27,10 +27,11 @@ public final class Storybook: Sendable {
         self.logger = logger
         let sink = TransportSink()
         let app = try StorybookApp(catalog: catalog, configuration: configuration, sink: sink, logger: logger)
-        let transportConfiguration = TransportConfiguration(
+        var transportConfiguration = TransportConfiguration(
             host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes,
             maxMessageBytes: configuration.maxMessageBytes, pingInterval: .seconds(configuration.pingInterval),
             hangupTimeout: .seconds(configuration.pingInterval * 2), slowClientTimeout: .seconds(configuration.slowClientTimeout))
+        transportConfiguration.extraHeaderNames = [MCPEndpoint.sessionHeader, MCPEndpoint.protocolHeader]
         let transport = Transport(configuration: transportConfiguration, delegate: app, logger: logger)
         sink.transport.withLock { $0 = transport }
         self.app = app

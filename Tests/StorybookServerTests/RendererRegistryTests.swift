@@ -17,7 +17,7 @@ import Testing
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         registry = RendererRegistry(hub: hub, logger: Logger(label: "test"))
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
-                                   renderers: registry, maxJSONDepth: 16, logger: Logger(label: "test"))
+                                   presence: PresenceBoard(hub: hub) { _, _ in }, renderers: registry, maxJSONDepth: 16, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {
@@ -44,7 +44,7 @@ import Testing
 
         handler.closed(phone)
         #expect(registry.all.isEmpty)
-        #expect(sink.received(by: browser).last?["renderers"] == .array([]))
+        #expect(sink.received(by: browser).last { $0["type"] == "renderers" }?["renderers"] == .array([]))
     }
 
     @Test func reportsGoForwardAndOnlyFromRenderers() {

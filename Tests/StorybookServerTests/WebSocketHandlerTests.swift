@@ -15,7 +15,8 @@ import Testing
     init() throws {
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
-                                   renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")), maxJSONDepth: 16, logger: Logger(label: "test"))
+                                   presence: PresenceBoard(hub: hub) { _, _ in }, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
+                                   maxJSONDepth: 16, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {
@@ -28,12 +29,13 @@ import Testing
 
     @Test func helloComesFirst() {
         handler.opened(alice)
-        #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook"]])
+        #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook", "connection": "ws:1"]])
     }
 
     @Test func subscribeAnswersWithTheState() {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
-        let state = last(alice)
+        #expect(sink.types(for: alice) == ["state", "presence"])
+        let state = sink.received(by: alice).first
         #expect(state?["type"] == "state")
         #expect(state?["story"] == "profile-user-profile--default")
         #expect(state?["version"] == 1)
@@ -135,7 +137,7 @@ import Testing
         send(#"{"type": "subscribe", "story": "auth-login--filled"}"#, from: alice)
         send(#"{"type": "dispatch", "story": "auth-login--filled", "command": "login"}"#, from: alice)
         send(#"{"type": "unsubscribe", "story": "nope--nope"}"#, from: alice)
-        #expect(sink.types(for: alice) == ["hello", "state", "action", "state", "error"])
-        #expect(sink.coalescingKeys(for: alice) == [nil, "state:auth-login--filled", nil, "state:auth-login--filled", nil])
+        #expect(sink.types(for: alice) == ["hello", "state", "presence", "action", "state", "error"])
+        #expect(sink.coalescingKeys(for: alice) == [nil, "state:auth-login--filled", "presence:auth-login--filled", nil, "state:auth-login--filled", nil])
     }
 }

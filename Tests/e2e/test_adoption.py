@@ -129,6 +129,8 @@ def test_the_example_package_serves_its_own_catalog(tmp_path, example_binary):
                 await editor.send(json.dumps({"type": "patch", "story": story, "ref": "e1",
                                               "patch": [{"op": "replace", "path": "/title", "value": "Call Ada"}]}))
                 state = json.loads(await asyncio.wait_for(viewer.recv(), 10))
+                while state["type"] == "presence":  # the viewer list after its subscribe
+                    state = json.loads(await asyncio.wait_for(viewer.recv(), 10))
                 assert state["version"] == 2 and state["cause"]["ref"] == "e1"
                 assert 'toggle "Call Ada" off -> toggle' in state["text"]
 

@@ -38,15 +38,25 @@ public enum Edit: Sendable, Equatable {
     }
 }
 
-/// Who asked for an edit: a WebSocket connection, an HTTP request, a replay, the journal.
+/// Who asked for an edit: a WebSocket connection, an HTTP request, an MCP client, a replay, the
+/// journal; with the author's name and kind when the client said who it is.
 public struct ChangeSource: Sendable, Hashable, CustomStringConvertible {
+    /// `ws:<connection>`, `http`, `mcp:<client name>`, `replay`, `registration`.
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The name and kind the client identified itself with; nil when anonymous.
+    public let author: ChangeAuthor?
+
+    public init(_ description: String, author: ChangeAuthor? = nil) {
+        self.description = description
+        self.author = author
+    }
 
     public static let http = ChangeSource("http")
     public static let replay = ChangeSource("replay")
     public static let registration = ChangeSource("registration")
-    public static func webSocket(_ connection: UInt64) -> ChangeSource { ChangeSource("ws:\(connection)") }
+    public static func webSocket(_ connection: UInt64, author: ChangeAuthor? = nil) -> ChangeSource {
+        ChangeSource("ws:\(connection)", author: author)
+    }
 }
 
 /// An accepted change: the new live state of a story and the history entry that records it.

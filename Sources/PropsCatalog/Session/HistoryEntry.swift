@@ -23,7 +23,7 @@ public struct HistoryEntry: Sendable, Equatable {
         self.patch = patch
     }
 
-    /// `{"version", "at", "kind", "source", ["ref"], ["command"], "patch"}`.
+    /// `{"version", "at", "kind", "source", ["author"], ["ref"], ["command"], "patch"}`.
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "version": .integer(Int64(version)),
@@ -32,6 +32,7 @@ public struct HistoryEntry: Sendable, Equatable {
             "source": .string(source.description),
             "patch": patch.json,
         ]
+        if let author = source.author { members["author"] = author.json }
         if let ref { members["ref"] = .string(ref) }
         if let command { members["command"] = .string(command.name) }
         return .object(members)

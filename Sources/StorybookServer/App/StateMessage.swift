@@ -67,6 +67,7 @@ struct StateMessage {
     private static func cause(_ entry: HistoryEntry) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 160)
         writer.member("at", string: ISO8601.string(from: entry.at))
+        if let author = entry.source.author { writer.member("author", author.json) }
         if let command = entry.command { writer.member("command", string: command.name) }
         writer.member("kind", string: entry.kind.rawValue)
         if let ref = entry.ref { writer.member("ref", string: ref) }

@@ -91,6 +91,28 @@ final class StoryHub {
         }
     }
 
+    /// Dispatches a command: every subscriber gets the `action` (before the state it leads to), then
+    /// the props the component suggests for it, if any, are applied like any edit.
+    func dispatch(_ invocation: CommandInvocation, to storyID: String, source: ChangeSource, ref: String? = nil) -> Result<StorySession, EditError> {
+        guard case .success(let session) = session(storyID) else {
+            return .failure(EditError(.notFound, "unknown story '\(storyID)'"))
+        }
+        var action: [String: JSONValue] = [
+            "type": "action", "story": .string(storyID), "command": .string(invocation.command.name),
+            "source": .string(source.description), "at": .string(ISO8601.string(from: Date())),
+            "version": .integer(Int64(session.version)),
+        ]
+        if let author = source.author { action["author"] = author.json }
+        if let payload = invocation.payload { action["payload"] = payload }
+        // A command from an embedded child's view: the child component that handles it.
+        if let handler = session.story.component.handlers(of: invocation.command, in: session.props).last {
+            action["handledBy"] = .string(handler)
+        }
+        if let ref { action["ref"] = .string(ref) }
+        broadcast(.object(action), story: storyID, coalesce: false)
+        return apply(.dispatch(invocation), to: storyID, source: source, ref: ref)
+    }
+
     /// Writes a story's live props as a new saved variant of its component and serves it as a
     /// story from now on. The name must make an id no variant of the component has.
     func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, EditError> {
@@ -174,6 +196,11 @@ final class StoryHub {
         }
     }
 
+    /// The stories a connection is subscribed to.
+    func stories(subscribedBy connection: ConnectionID) -> Set<String> {
+        subscriptions[connection] ?? []
+    }
+
     /// The connections subscribed to a story.
     func subscribers(of storyID: String) -> [ConnectionID] {
         Array(subscribers[storyID] ?? [])
@@ -186,9 +213,15 @@ final class StoryHub {
 
     /// Sends one serialized message to every subscriber of a story.
     func broadcast(_ message: [UInt8], story storyID: String, coalesce: Bool = true) {
+        broadcast(message, story: storyID, coalescingKey: coalesce ? Self.stateKey(storyID) : nil)
+    }
+
+    /// Sends one serialized message to every subscriber of a story; a queued message with the same
+    /// `coalescingKey` is replaced by it.
+    func broadcast(_ message: [UInt8], story storyID: String, coalescingKey: String?) {
         let targets = subscribers(of: storyID)
         guard !targets.isEmpty else { return }
-        sink.send(message, to: targets, coalescingKey: coalesce ? Self.stateKey(storyID) : nil)
+        sink.send(message, to: targets, coalescingKey: coalescingKey)
     }
 
     /// Sends a story's live state to one connection, replacing an older state still queued for it.

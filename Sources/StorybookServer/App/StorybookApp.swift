@@ -56,12 +56,19 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         let replays = ReplayController(hub: hub) { delay, work in
             queue.asyncAfter(delay, work)
         }
+        let presence = PresenceBoard(hub: hub) { delay, work in
+            queue.asyncAfter(delay, work)
+        }
+        let mcp = MCPEndpoint(
+            tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: configuration.snapshotsDirectory?.path),
+            resources: MCPResources(hub: hub, presence: presence), presence: presence, maxJSONDepth: configuration.maxJSONDepth)
         self.router = HTTPRouter(
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
             renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
-            access: access, maxJSONDepth: configuration.maxJSONDepth, renderers: renderers)
-        self.webSocket = WebSocketHandler(hub: hub, replays: replays, renderers: renderers, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+            access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp, renderers: renderers)
+        self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, renderers: renderers,
+                                          maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

@@ -16,8 +16,8 @@ extension HTTPResponse {
     }
 
     /// `{"error": {"code", "message", ["path"]}}` with the status the contract gives the code.
-    static func error(_ error: EditError, headers: [(String, String)] = []) -> HTTPResponse {
-        json(["error": error.json], status: error.httpStatus, headers: headers)
+    static func error(_ error: EditError, status: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
+        json(["error": error.json], status: status ?? error.httpStatus, headers: headers)
     }
 
     /// A body with a strong ETag, or 304 when the client already has it.

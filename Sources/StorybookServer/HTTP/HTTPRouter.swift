@@ -13,6 +13,8 @@ struct HTTPRouter {
     let staticFiles: StaticFiles?
     let access: AccessPolicy
     let maxJSONDepth: Int
+    /// `/mcp`; nil answers it 404.
+    var mcp: MCPEndpoint?
     /// The connected renderers (`/api/renderers`, `/render/{id}.png?renderer=`); nil serves none.
     var renderers: RendererRegistry?
 
@@ -36,9 +38,14 @@ struct HTTPRouter {
     /// way into the routes (``route(_:)``, ``readOnlyWork(for:)``) asks this first.
     func refusal(for request: HTTPRequest) -> HTTPResponse? {
         let first = Self.segments(request).first
-        let isAPI = first == "api" || first == "render"
+        let isAPI = first == "api" || first == "render" || first == "mcp"
         if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
             return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
+        }
+        // The MCP specification requires the Origin check on its endpoint (DNS rebinding); the
+        // same rule as WebSocket upgrades: no Origin (a script), the server's own, or --allow-origin.
+        if first == "mcp", !access.isAllowedOrigin(request.headers["origin"], host: request.headers["host"]) {
+            return .error(EditError(.forbidden, "MCP requests from this origin are not allowed; start the server with --allow-origin to allow it"))
         }
         return nil
     }
@@ -63,6 +70,9 @@ struct HTTPRouter {
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
             return render(request, Array(segments.dropFirst()))
+        case (_, "mcp") where segments.count == 1:
+            guard let mcp else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            return mcp.respond(to: request)
         case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
         case ("GET", Self.previewEnvironmentStylesheetName) where segments.count == 1, ("HEAD", Self.previewEnvironmentStylesheetName) where segments.count == 1:

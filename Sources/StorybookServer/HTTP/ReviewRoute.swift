@@ -27,11 +27,19 @@ struct ReviewRoute {
     /// `{"snapshots", "allowRecord", "summary", "counts", "stories": [{"id", "title", "status", "files", "diff", "golden", "current"}]}`
     /// for the stories that are not unchanged.
     private func list(_ directory: String) -> HTTPResponse {
+        switch report(directory) {
+        case .success(let json): .json(json)
+        case .failure(let error): .error(error)
+        }
+    }
+
+    /// The body of `GET /api/review` (also what the MCP tool `compare_goldens` answers).
+    func report(_ directory: String) -> Result<JSONValue, EditError> {
         let report: SnapshotReport
         do {
             report = try SnapshotCheck(catalog: catalog).run(directory: directory)
         } catch {
-            return .error(EditError(.notFound, error.description))
+            return .failure(EditError(.notFound, error.description))
         }
         let stories: [JSONValue] = report.stories.filter { $0.status != .unchanged }.map { comparison in
             let golden = try? FileSystem.read(directory + "/\(comparison.id).txt")
@@ -44,7 +52,7 @@ struct ReviewRoute {
                 "current": current.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null,
             ])
         }
-        return .json([
+        return .success([
             "snapshots": .string(directory), "allowRecord": .bool(allowRecord), "summary": .string(report.summary),
             "counts": [
                 "unchanged": .integer(Int64(report.count(.unchanged))), "changed": .integer(Int64(report.count(.changed))),

@@ -17,6 +17,7 @@ struct JournalRecord: Equatable {
     var line: [UInt8] {
         var writer = JSONObjectWriter()
         writer.member("at", string: ISO8601.string(from: entry.at))
+        if let author = entry.source.author { writer.member("author", author.json) }
         if let command = entry.command { writer.member("command", string: command.name) }
         writer.member("kind", string: entry.kind.rawValue)
         switch content {
@@ -30,7 +31,8 @@ struct JournalRecord: Equatable {
         return writer.finish() + [0x0A]
     }
 
-    /// Reads a record from its JSON; nil when a member is missing or malformed.
+    /// Reads a record from its JSON; nil when a member is missing or malformed. `author` is optional:
+    /// journals written before attribution restore with anonymous entries.
     init?(json: JSONValue) {
         guard let story = json["story"]?.stringValue,
               let version = json["version"]?.integerValue.flatMap({ Int(exactly: $0) }),
@@ -48,7 +50,7 @@ struct JournalRecord: Equatable {
         let patch: JSONPatch
         if case .patch(let recorded) = content { patch = recorded } else { patch = JSONPatch(operations: []) }
         self.story = story
-        self.entry = HistoryEntry(version: version, at: at, kind: kind, source: ChangeSource(source),
+        self.entry = HistoryEntry(version: version, at: at, kind: kind, source: ChangeSource(source, author: json["author"].flatMap(ChangeAuthor.init(json:))),
                                   ref: json["ref"]?.stringValue, command: json["command"]?.stringValue.map { Command($0) }, patch: patch)
         self.content = content
     }

@@ -1,3 +1,4 @@
+import Foundation
 import PropsCatalog
 
 /// A message a WebSocket client may send, parsed and checked field by field.
@@ -15,6 +16,10 @@ enum ClientMessage: Equatable {
     case history(story: String, since: Int?, ref: String?)
     case replay(story: String, request: JSONValue, ref: String?)
     case replayStop(story: String, ref: String?)
+    /// Who the client is, for presence and attribution.
+    case identify(ChangeAuthor)
+    /// The field the client is editing on a story; nil clears it.
+    case focus(story: String, path: String?)
     /// The renderer protocol (`renderer`, `show`, `rendered`).
     case renderer(RendererMessage)
 
@@ -81,10 +86,33 @@ enum ClientMessage: Equatable {
             return .replay(story: try reader.string("story"), request: .object(fields), ref: ref)
         case "replay-stop":
             return .replayStop(story: try reader.string("story"), ref: ref)
+        case "identify":
+            return .identify(try identity(reader))
+        case "focus":
+            guard fields["path"] != nil else { throw EditError(.badMessage, "missing field path (null clears the focus)", path: "/path") }
+            let path = try reader.optionalString("path")
+            if let path, !path.isEmpty, !path.hasPrefix("/") {
+                throw EditError(.badMessage, "path must be a JSON Pointer (\"/name\") or null", path: "/path")
+            }
+            return .focus(story: try reader.string("story"), path: path)
         default:
             if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
+    }
+
+    /// `identify`: a name of 1 to 60 characters and a kind.
+    private static func identity(_ reader: FieldReader) throws(EditError) -> ChangeAuthor {
+        let name = try reader.string("name").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...60).contains(name.count), !name.contains(where: \.isNewline) else {
+            throw EditError(.badMessage, "name has 1 to 60 characters", path: "/name")
+        }
+        let kindName = try reader.string("kind")
+        guard let kind = ChangeAuthor.Kind(rawValue: kindName) else {
+            let allowed = ChangeAuthor.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw EditError(.badMessage, "kind must be one of \(allowed), found '\(kindName)'", path: "/kind")
+        }
+        return ChangeAuthor(name: name, kind: kind)
     }
 }
 

@@ -8,15 +8,19 @@ import StorybookTransport
 struct WebSocketHandler {
     let hub: StoryHub
     let replays: ReplayController
+    let presence: PresenceBoard
     let renderers: RendererRegistry
     let maxJSONDepth: Int
     let logger: Logger
 
-    /// `{"type": "hello", "protocol": 1}`, the first message of every connection.
-    static let hello: JSONValue = ["type": "hello", "protocol": 1, "server": "storybook"]
+    /// `{"type": "hello", "protocol": 1, "server", "connection"}`, the first message of every
+    /// connection; `connection` is its viewer id in `presence` lists.
+    static func hello(_ connection: ConnectionID) -> JSONValue {
+        ["type": "hello", "protocol": 1, "server": "storybook", "connection": .string("ws:\(connection.raw)")]
+    }
 
     func opened(_ connection: ConnectionID) {
-        hub.send(Self.hello, to: connection)
+        hub.send(Self.hello(connection), to: connection)
     }
 
     func received(_ bytes: [UInt8], from connection: ConnectionID) {
@@ -29,25 +33,38 @@ struct WebSocketHandler {
     }
 
     func closed(_ connection: ConnectionID) {
+        let stories = hub.stories(subscribedBy: connection)
         renderers.closed(connection)
         hub.disconnect(connection)
+        presence.disconnect(connection, from: stories)
     }
 
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
-        let source = ChangeSource.webSocket(connection.raw)
+        let source = ChangeSource.webSocket(connection.raw, author: presence.author(of: connection))
         switch message {
         case .subscribe(let story, let environment):
             switch hub.subscribe(connection, to: story, environment: environment) {
             case .success:
                 hub.sendState(of: story, to: connection)
+                presence.publish(story)
                 renderers.sendReports(of: story, to: connection)
             case .failure(let error):
                 reject(error, ref: nil, story: story, to: connection)
             }
         case .unsubscribe(let story):
-            if !hub.unsubscribe(connection, from: story) {
+            if hub.unsubscribe(connection, from: story) {
+                presence.publish(story)
+            } else {
                 reject(EditError(.notSubscribed, "not subscribed to '\(story)'"), ref: nil, story: story, to: connection)
             }
+        case .identify(let author):
+            presence.identify(connection, as: author)
+        case .focus(let story, let path):
+            guard hub.catalog.story(id: story) != nil else {
+                reject(EditError(.notFound, "unknown story '\(story)'"), ref: nil, story: story, to: connection)
+                return
+            }
+            presence.focus(connection, story: story, path: path)
         case .replace(let story, let props, let base, let ref):
             edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
         case .patch(let story, let patch, let base, let ref):
@@ -61,23 +78,9 @@ struct WebSocketHandler {
         case .seek(let story, let version, let ref):
             edit(.seek(version: version), story: story, base: nil, ref: ref, source: source, connection: connection)
         case .dispatch(let story, let invocation, let ref):
-            guard case .success(let session) = hub.session(story) else {
-                reject(EditError(.notFound, "unknown story '\(story)'"), ref: ref, story: story, to: connection)
-                return
+            if case .failure(let error) = hub.dispatch(invocation, to: story, source: source, ref: ref) {
+                reject(error, ref: ref, story: story, to: connection)
             }
-            var action: [String: JSONValue] = [
-                "type": "action", "story": .string(story), "command": .string(invocation.command.name),
-                "source": .string(source.description), "at": .string(ISO8601.string(from: Date())),
-                "version": .integer(Int64(session.version)),
-            ]
-            if let payload = invocation.payload { action["payload"] = payload }
-            // A command from an embedded child's view: the child component that handles it.
-            if let handler = session.story.component.handlers(of: invocation.command, in: session.props).last {
-                action["handledBy"] = .string(handler)
-            }
-            if let ref { action["ref"] = .string(ref) }
-            hub.broadcast(.object(action), story: story, coalesce: false)
-            edit(.dispatch(invocation), story: story, base: nil, ref: ref, source: source, connection: connection)
         case .replay(let story, let request, let ref):
             if case .failure(let error) = replays.start(story: story, request: request) {
                 reject(error, ref: ref, story: story, to: connection)

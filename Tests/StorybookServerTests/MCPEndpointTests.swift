@@ -1,0 +1,162 @@
+import DemoCatalog
+import Foundation
+import Logging
+import PropsCatalog
+@testable import StorybookServer
+import StorybookReview
+import StorybookTransport
+import Testing
+
+/// `/mcp` through the router, without sockets: the session rules of Streamable HTTP, the tools on
+/// the same edit path as HTTP, the resources, and the access rules.
+@Suite struct MCPEndpointTests {
+    let sink = RecordingSink()
+    let hub: StoryHub
+    let router: HTTPRouter
+    let story = "profile-user-profile--default"
+    static let headers = ["content-type": "application/json", "accept": "application/json, text/event-stream", "host": "127.0.0.1:6006"]
+
+    init() throws {
+        let catalog = try DemoCatalog.make()
+        hub = StoryHub(catalog: catalog, sink: sink, logger: Logger(label: "test"))
+        let renders = RenderCache(catalog: catalog)
+        let presence = PresenceBoard(hub: hub) { _, _ in }
+        let mcp = MCPEndpoint(tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: nil),
+                              resources: MCPResources(hub: hub, presence: presence), presence: presence, maxJSONDepth: 64)
+        router = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: renders, staticFiles: nil,
+                            access: AccessPolicy(token: nil, allowedOrigins: []), maxJSONDepth: 64, mcp: mcp)
+    }
+
+    private func post(_ body: String, session: String? = nil, headers extra: [String: String] = [:]) -> HTTPResponse {
+        var headers = Self.headers.merging(extra) { _, new in new }
+        if let session { headers["mcp-session-id"] = session }
+        return router.route(HTTPRequest(method: .post, path: "/mcp", headers: headers, body: Array(body.utf8)))
+    }
+
+    private func json(_ response: HTTPResponse) -> JSONValue? {
+        try? JSONParser.parse(response.body)
+    }
+
+    private func initialize(_ name: String = "test-agent") throws -> String {
+        let response = post(#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "\#(name)"}}}"#)
+        #expect(response.status == 200)
+        #expect(json(response)?["result"]?["protocolVersion"] == "2025-06-18")
+        return try #require(response.headers.first { $0.0 == "Mcp-Session-Id" }?.1)
+    }
+
+    private func call(_ tool: String, _ arguments: String, session: String) -> JSONValue? {
+        json(post(#"{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "\#(tool)", "arguments": \#(arguments)}}"#, session: session))?["result"]
+    }
+
+    @Test func initializeHandsOutASessionThatLaterRequestsNeed() throws {
+        let session = try initialize()
+        let ping = #"{"jsonrpc": "2.0", "id": 2, "method": "ping"}"#
+        #expect(post(ping).status == 400)
+        #expect(post(ping, session: "unknown").status == 404)
+        #expect(json(post(ping, session: session))?["result"] == [:])
+        #expect(post(ping, session: session, headers: ["mcp-protocol-version": "1999-01-01"]).status == 400)
+        #expect(post(#"{"jsonrpc": "2.0", "method": "notifications/initialized"}"#, session: session).status == 202)
+        #expect(json(post(#"{"jsonrpc": "2.0", "id": 3, "method": "nope"}"#, session: session))?["error"]?["code"] == -32601)
+        #expect(json(post("[]", session: session))?["error"]?["code"] == -32600)
+        #expect(json(post("{", session: session))?["error"]?["code"] == -32700)
+        let unknownVersion = post(#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2099-01-01"}}"#)
+        #expect(json(unknownVersion)?["result"]?["protocolVersion"] == "2025-06-18")
+    }
+
+    @Test func toolsEditThroughTheHubWithTheAgentAsAuthor() throws {
+        let session = try initialize("claude-code")
+        let tools = json(post(#"{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}"#, session: session))?["result"]?["tools"]?.arrayValue ?? []
+        let names = tools.compactMap { $0["name"]?.stringValue }
+        #expect(names.contains("edit_story"))
+        #expect(tools.allSatisfy { $0["inputSchema"]?["type"] == "object" && ($0["description"]?.stringValue?.count ?? 0) > 40 })
+        #expect(!tools.contains { $0["name"] == "compare_goldens" }, "listed only with --snapshots")
+
+        let edited = call("edit_story", #"{"story": "\#(story)", "patch": [{"op": "replace", "path": "/name", "value": "Grace"}]}"#, session: session)
+        #expect(edited?["isError"] == false)
+        #expect(edited?["structuredContent"]?["version"] == 2)
+        let entry = try hub.session(story).get().history.entries.last
+        #expect(entry?.source.description == "mcp:claude-code")
+        #expect(entry?.source.author == ChangeAuthor(name: "claude-code", kind: .agent))
+
+        let refused = call("edit_story", #"{"story": "\#(story)", "props": {"name": 1, "email": "e", "avatarURL": null}}"#, session: session)
+        #expect(refused?["isError"] == true)
+        #expect(refused?["structuredContent"]?["error"] == ["code": "invalid-props", "path": "/name", "message": "expected a string, found a number"])
+        let conflict = call("edit_story", #"{"story": "\#(story)", "base": 1, "patch": []}"#, session: session)
+        #expect(conflict?["structuredContent"]?["error"]?["code"] == "conflict")
+        #expect(try hub.session(story).get().version == 2, "refused edits change nothing")
+
+        let undone = call("undo", #"{"story": "\#(story)"}"#, session: session)
+        #expect(undone?["structuredContent"]?["props"]?["name"] == "Ada Lovelace")
+        let history = call("read_history", #"{"story": "\#(story)"}"#, session: session)
+        #expect(history?["structuredContent"]?["entries"]?.arrayValue?.count == 3)
+    }
+
+    @Test func validateRenderAndListChangeNothing() throws {
+        let session = try initialize()
+        let invalid = call("validate_props", #"{"component": "profile-user-profile", "props": {"name": "A", "email": 5, "avatarURL": null}}"#, session: session)
+        #expect(invalid?["isError"] == false)
+        #expect(invalid?["structuredContent"]?["valid"] == false)
+        #expect(invalid?["structuredContent"]?["errors"]?.arrayValue?.first?["path"] == "/email")
+        let valid = call("validate_props", #"{"story": "\#(story)", "props": {"name": "A", "email": "e", "avatarURL": null}}"#, session: session)
+        #expect(valid?["structuredContent"]?["valid"] == true)
+        let text = call("render_story", #"{"story": "\#(story)"}"#, session: session)?["content"]?.arrayValue?.first?["text"]?.stringValue
+        #expect(text?.contains(#"heading2 "Ada Lovelace""#) == true)
+        let other = call("render_story", #"{"story": "\#(story)", "props": {"name": "Zed", "email": "e", "avatarURL": null}}"#, session: session)
+        #expect(other?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("Zed") == true)
+        let html = call("render_story", #"{"story": "\#(story)", "format": "html", "source": "registered"}"#, session: session)
+        #expect(html?["content"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("<!doctype html>") == true)
+        let bad = call("render_story", #"{"story": "\#(story)", "format": "png"}"#, session: session)
+        #expect(bad?["structuredContent"]?["error"]?["path"] == "/format")
+        let found = call("list_stories", #"{"query": "PROFILE"}"#, session: session)
+        let profiles = hub.catalog.stories.filter { $0.id.contains("profile") }.count
+        #expect(found?["structuredContent"]?["total"] == .integer(Int64(profiles)))
+        #expect(found?["structuredContent"]?["stories"]?.arrayValue?.allSatisfy { $0["id"]?.stringValue?.contains("profile") == true } == true)
+        let summary = call("get_story", #"{"story": "\#(story)"}"#, session: session)?["structuredContent"]?["fields"]
+        #expect(summary == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        #expect(try hub.session(story).get().version == 1)
+        let unknownTool = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "nope"}}"#, session: session))
+        #expect(unknownTool?["error"]?["code"] == -32602)
+    }
+
+    @Test func resourcesAreTheLiveProjections() throws {
+        let session = try initialize()
+        let list = json(post(#"{"jsonrpc": "2.0", "id": 2, "method": "resources/list"}"#, session: session))?["result"]
+        let uris = list?["resources"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
+        #expect(uris.contains("storybook://story/\(story).txt"))
+        let read = json(post(#"{"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "storybook://story/\#(story).json"}}"#, session: session))
+        let contents = read?["result"]?["contents"]?.arrayValue?.first
+        #expect(contents?["mimeType"] == "application/json")
+        #expect(contents?["text"]?.stringValue.flatMap { try? JSONParser.parse($0) }?["version"] == 1)
+        let missing = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "storybook://story/nope.txt"}}"#, session: session))
+        #expect(missing?["error"]?["code"] == -32002)
+    }
+
+    @Test func accessRulesApplyToMCP() {
+        let body = #"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}"#
+        #expect(post(body, headers: ["origin": "http://evil.example"]).status == 403)
+        #expect(post(body, headers: ["origin": "null"]).status == 403)
+        #expect(post(body, headers: ["origin": "http://127.0.0.1:6006"]).status == 200)
+        #expect(post(body, headers: ["content-type": "text/plain"]).status == 415)
+        #expect(post(body, headers: ["accept": "text/html"]).status == 406)
+        let get = router.route(HTTPRequest(method: .get, path: "/mcp", headers: Self.headers))
+        #expect(get.status == 405)
+        #expect(get.headers.contains { $0 == ("Allow", "POST, DELETE") })
+        let locked = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: RenderCache(catalog: hub.catalog),
+                                staticFiles: nil, access: AccessPolicy(token: "t", allowedOrigins: []), maxJSONDepth: 64, mcp: nil)
+        #expect(locked.route(HTTPRequest(method: .post, path: "/mcp", headers: Self.headers, body: Array(body.utf8))).status == 401)
+    }
+
+    @Test func compareGoldensIsListedWithSnapshotsAndReportsEveryStory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-goldens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let presence = PresenceBoard(hub: hub) { _, _ in }
+        let tools = MCPTools(hub: hub, renders: RenderCache(catalog: hub.catalog), presence: presence, snapshotsDirectory: directory.path)
+        #expect(tools.definitions.contains { $0.name == "compare_goldens" })
+        let client = MCPClient(sessionID: "s", name: "t", protocolVersion: "2025-06-18", lastUsed: 0)
+        let report = try tools.call("compare_goldens", arguments: [:], client: client)
+        #expect(report["isError"] == false)
+        #expect(report["structuredContent"]?["counts"]?["new"] == .integer(Int64(hub.catalog.stories.count)))
+        #expect(report["structuredContent"]?["stories"]?.arrayValue?.first?["status"] == "new")
+    }
+}

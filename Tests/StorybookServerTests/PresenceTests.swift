@@ -1,0 +1,99 @@
+import DemoCatalog
+import Logging
+import PropsCatalog
+@testable import StorybookServer
+import StorybookTransport
+import Synchronization
+import Testing
+
+/// Presence over the WebSocket protocol and MCP agents, without sockets: who is on a story, what
+/// they focus, and who each change is attributed to.
+@Suite struct PresenceTests {
+    let sink = RecordingSink()
+    let hub: StoryHub
+    let presence: PresenceBoard
+    let handler: WebSocketHandler
+    let scheduled = ScheduledWork()
+    let ada = ConnectionID(raw: 1)
+    let bob = ConnectionID(raw: 2)
+    let story = "profile-user-profile--default"
+
+    init() throws {
+        hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
+        let scheduled = self.scheduled
+        presence = PresenceBoard(hub: hub, agentLinger: 0) { _, work in scheduled.add(work) }
+        handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: presence, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
+                                   maxJSONDepth: 16, logger: Logger(label: "test"))
+    }
+
+    private func send(_ text: String, from connection: ConnectionID) {
+        handler.received(Array(text.utf8), from: connection)
+    }
+
+    private func lastPresence(_ connection: ConnectionID) -> [JSONValue]? {
+        sink.received(by: connection).last { $0["type"] == "presence" }?["viewers"]?.arrayValue
+    }
+
+    @Test func subscribersSeeEachOtherWithNamesAndFocus() {
+        send(#"{"type": "identify", "name": "Ada", "kind": "browser"}"#, from: ada)
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: ada)
+        #expect(lastPresence(ada) == [["id": "ws:1", "name": "Ada", "kind": "browser", "focus": nil]])
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": "/email"}"#, from: bob)
+        #expect(lastPresence(ada) == [
+            ["id": "ws:1", "name": "Ada", "kind": "browser", "focus": nil],
+            ["id": "ws:2", "name": "ws:2", "kind": "script", "focus": "/email"],
+        ])
+        #expect(sink.coalescingKeys(for: ada).last == "presence:\(story)")
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": null}"#, from: bob)
+        #expect(lastPresence(ada)?.last?["focus"] == .null)
+        handler.closed(bob)
+        #expect(lastPresence(ada)?.count == 1)
+        send(#"{"type": "unsubscribe", "story": "profile-user-profile--default"}"#, from: ada)
+        #expect(hub.subscribers(of: story).isEmpty)
+    }
+
+    @Test func badIdentifyAndFocusAreRefusedWithTheirField() {
+        send(#"{"type": "identify", "name": "Ada", "kind": "robot"}"#, from: ada)
+        #expect(sink.received(by: ada).last?["path"] == "/kind")
+        send(#"{"type": "identify", "name": "  ", "kind": "browser"}"#, from: ada)
+        #expect(sink.received(by: ada).last?["path"] == "/name")
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": "name"}"#, from: ada)
+        #expect(sink.received(by: ada).last?["code"] == "bad-message")
+        send(#"{"type": "focus", "story": "profile-user-profile--default"}"#, from: ada)
+        #expect(sink.received(by: ada).last?["path"] == "/path")
+        send(#"{"type": "focus", "story": "nope", "path": "/name"}"#, from: ada)
+        #expect(sink.received(by: ada).last?["code"] == "not-found")
+        #expect(presence.author(of: ada) == nil)
+    }
+
+    @Test func editsCarryTheIdentifiedAuthor() throws {
+        send(#"{"type": "identify", "name": "Ada", "kind": "browser"}"#, from: ada)
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
+        send(#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "replace", "path": "/name", "value": "G"}]}"#, from: ada)
+        let state = try #require(sink.received(by: bob).last { $0["type"] == "state" })
+        #expect(state["cause"]?["author"] == ["name": "Ada", "kind": "browser"])
+        #expect(state["cause"]?["source"] == "ws:1")
+        let entry = try hub.session(story).get().history.entries.last
+        #expect(entry?.json["author"] == ["name": "Ada", "kind": "browser"])
+    }
+
+    @Test func agentsAreListedUntilTheirLingerEnds() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: ada)
+        presence.touch(agent: "mcp:1234abcd", name: "claude-code", story: story, focus: "/name")
+        #expect(lastPresence(ada)?.last == ["id": "mcp:1234abcd", "name": "claude-code", "kind": "agent", "focus": "/name"])
+        let expiries = scheduled.all
+        #expect(expiries.count == 1)
+        for work in expiries { work() }
+        #expect(lastPresence(ada)?.count == 1)
+    }
+}
+
+/// Work a scheduler was given, run by the test when it chooses.
+final class ScheduledWork: Sendable {
+    private let work = Mutex<[@Sendable () -> Void]>([])
+
+    func add(_ item: @escaping @Sendable () -> Void) { work.withLock { $0.append(item) } }
+
+    var all: [@Sendable () -> Void] { work.withLock { $0 } }
+}
