@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// Origins besides the server's own allowed to open WebSockets (`*` allows any).
     public var allowedOrigins: [String] = []
+    /// Host names besides the listening address, `localhost`, `127.0.0.1` and `[::1]` that requests may
+    /// carry in `Host` (`--allow-host`); any other is refused 421 against DNS rebinding.
+    public var allowedHosts: [String] = []
     /// Where the journal of accepted changes lives (`.storybook/` for `serve`); nil keeps
     /// everything in memory only.
     public var stateDirectory: URL?

@@ -16,6 +16,8 @@ final class StoryHub {
     private var subscriptions: [ConnectionID: Set<String>] = [:]
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
+    /// How big edited props may get (in proportion to the message cap); bigger edits are refused `too-large`.
+    var sizeLimit = JSONSizeLimit.default
     /// Where saved variants are written; nil when saving is off.
     var variants: VariantStore?
     /// Saved variants that could not be loaded, listed in the index.
@@ -57,7 +59,7 @@ final class StoryHub {
         case .failure(let error):
             return .failure(error)
         case .success(var session):
-            switch session.prepare(edit, base: base, source: source, ref: ref) {
+            switch session.prepare(edit, base: base, source: source, ref: ref, limit: sizeLimit) {
             case .failure(let error):
                 logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
                 return .failure(error)

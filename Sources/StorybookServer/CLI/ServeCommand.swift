@@ -18,14 +18,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
     var maxMessageBytes = 1 << 20
 
-    @Option(help: "The access token API and WebSocket calls must carry (generated when --host is not loopback).")
+    @Option(help: "The access token API and WebSocket calls must carry; `auto` generates one (as is done when --host is not loopback).")
     var token: String?
 
     @Flag(help: "Serve a non-loopback --host without an access token (anyone who can reach it may edit).")
     var noAuth = false
 
-    @Option(help: "Another origin allowed to open WebSockets, e.g. http://localhost:3000 (repeatable; * allows any).")
+    @Option(help: "Another origin allowed to change state (HTTP writes, WebSockets), e.g. http://localhost:3000 (repeatable; * allows any but null).")
     var allowOrigin: [String] = []
+
+    @Option(help: "Another name requests may carry in Host besides the listening address, localhost, 127.0.0.1 and [::1] (repeatable).")
+    var allowHost: [String] = []
 
     @Option(help: "Where the journal of accepted changes is kept, so a restart restores every story.")
     var stateDir = ".storybook"
@@ -55,6 +58,9 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
+        for name in allowHost where AccessPolicy.splitAuthority(name) == nil {
+            throw ValidationError("--allow-host \(name) is not a host name")
+        }
         if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
             throw ValidationError("--token may hold letters, digits, '-' and '_' only")
         }
@@ -74,7 +80,7 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
             host: host, port: port, publicDirectory: PublicDirectory.resolve(publicDirectory), maxMessageBytes: maxMessageBytes,
-            token: token, allowedOrigins: allowOrigin,
+            token: token == "auto" ? Self.generateToken() : token, allowedOrigins: allowOrigin,
             stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir),
             variantsDirectory: URL(fileURLWithPath: variantsDir))
         if !configuration.isLoopback && token == nil {
@@ -84,6 +90,7 @@ struct ServeCommand: ParsableCommand {
                 configuration.token = Self.generateToken()
             }
         }
+        configuration.allowedHosts = allowHost
         configuration.snapshotsDirectory = snapshots.map { URL(fileURLWithPath: $0) }
         configuration.allowRecord = allowRecord
         if configuration.publicDirectory == nil {

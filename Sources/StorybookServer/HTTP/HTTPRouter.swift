@@ -23,9 +23,8 @@ struct HTTPRouter {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             String($0).removingPercentEncoding ?? String($0)
         }
-        let isAPI = segments.first == "api" || segments.first == "render"
-        if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
-            return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
+        if let refusal = access.refusal(request) {
+            return .error(refusal)
         }
         switch (request.method.rawValue, segments.first ?? "") {
         case (_, "healthz"):
