@@ -17,12 +17,12 @@ BINARY = os.environ.get("STORYBOOK_BINARY", str(ROOT / ".build" / "debug" / "sto
 class Server:
     """A storybook process and its base URL."""
 
-    def __init__(self, *args, cwd=None, state_dir=None):
+    def __init__(self, *args, cwd=None, state_dir=None, preexec_fn=None):
         """Every server journals into a state directory of its own unless one is given."""
         self.state_dir = state_dir or tempfile.mkdtemp(prefix="storybook-state-")
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", "0", "--public", str(ROOT / "Public"), "--state-dir", str(self.state_dir), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or ROOT, preexec_fn=preexec_fn,
         )
         line = self.process.stdout.readline()
         match = re.match(r"Listening on (http://[^/]+)/(\S*)", line)

@@ -42,3 +42,121 @@ def test_deep_adds_are_too_large(fresh_server):
         patch.append({"op": "add", "path": path, "value": {}})
     response = requests.patch(fresh_server.url + f"/api/stories/{PROFILE}/props", json=patch, timeout=10)
     assert response.status_code == 413 and response.json()["error"]["code"] == "too-large"
+
+
+# -- The journal on a full disk ------------------------------------------------------------------------
+
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import resource  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import BINARY, ROOT, Server  # noqa: E402
+
+
+@contextlib.contextmanager
+def tmpfs(size="1m", options=""):
+    """A small real file system, or a skip where this test may not mount one (CI without root)."""
+    point = tempfile.mkdtemp(prefix="storybook-tmpfs-")
+    opts = f"size={size}" + (f",{options}" if options else "")
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", point], capture_output=True).returncode != 0:
+        os.rmdir(point)
+        pytest.skip("cannot mount a tmpfs here; the RLIMIT_FSIZE variant covers the full disk")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", point], check=False)
+        os.rmdir(point)
+
+
+def patch_name(server, name):
+    return requests.patch(server.url + f"/api/stories/{PROFILE}/props", json=[{"op": "replace", "path": "/name", "value": name}], timeout=10)
+
+
+def assert_whole_records(journal):
+    data = open(journal, "rb").read()
+    assert data == b"" or data.endswith(b"\n")
+    for line in data.splitlines():
+        json.loads(line)
+
+
+def fill_until_refused(server, prefix):
+    """Edits until the journal refuses one; every refusal is a clean 503 with words, never Foundation's text."""
+    for attempt in range(400):
+        response = patch_name(server, f"{prefix}-{attempt}-" + "x" * 3000)
+        if response.status_code == 503:
+            error = response.json()["error"]
+            assert error["code"] == "storage-failed"
+            assert "NSCocoaErrorDomain" not in response.text and "Error Domain" not in response.text
+            return error["message"]
+        assert response.status_code == 200
+    raise AssertionError("the journal never filled up")
+
+
+def run_full_disk(state_dir, make_room, preexec_fn=None):
+    """Edits until the disk is full, makes room, edits on, kills the server: every acknowledged edit comes back."""
+    server = Server(state_dir=state_dir, preexec_fn=preexec_fn)
+    try:
+        for index in range(3):
+            assert patch_name(server, f"before-{index}").status_code == 200
+        message = fill_until_refused(server, "full")
+        before = server.get(f"/api/stories/{PROFILE}").json()["version"]
+        assert fill_until_refused(server, "still-full")  # refused again: nothing changes
+        assert server.get(f"/api/stories/{PROFILE}").json()["version"] == before
+        make_room(server)
+        for index in range(10):
+            response = patch_name(server, f"after-{index}")
+            assert response.status_code == 200, response.text
+        last = response.json()["version"]
+        assert last == before + 10
+        assert_whole_records(os.path.join(state_dir, "journal.jsonl"))
+    finally:
+        server.stop(signal.SIGKILL)
+    restarted = Server(state_dir=state_dir)
+    try:
+        state = restarted.get(f"/api/stories/{PROFILE}").json()
+        assert state["version"] == last and state["props"]["name"] == "after-9"
+        assert not os.path.exists(os.path.join(state_dir, "set-aside"))
+        assert patch_name(restarted, "next").json()["version"] == last + 1
+    finally:
+        restarted.stop()
+    return message
+
+
+def test_a_full_tmpfs_refuses_changes_and_loses_nothing_once_space_is_back():
+    with tmpfs("512k") as point:
+        state_dir = os.path.join(point, "state")
+        filler = os.path.join(point, "filler")
+        os.makedirs(state_dir)
+        with open(filler, "wb") as out:  # leave about 40 KB for the journal
+            stats = os.statvfs(point)
+            out.write(b"\0" * max(0, stats.f_bavail * stats.f_frsize - 40_000))
+        message = run_full_disk(state_dir, lambda _server: os.remove(filler))
+        assert "disk is full" in message
+
+
+def test_a_file_size_limit_refuses_changes_and_loses_nothing_once_lifted():
+    def lift(server):
+        resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    message = run_full_disk(tempfile.mkdtemp(prefix="storybook-fsize-"), lift,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, resource.RLIM_INFINITY)))
+    assert "file size limit" in message
+
+
+def test_a_read_only_or_missing_state_directory_says_so():
+    missing = subprocess.run([BINARY, "serve", "--port", "0", "--state-dir", "/nonexistent-parent/state"], capture_output=True, text=True,
+                             timeout=30, cwd=ROOT)
+    assert missing.returncode != 0
+    assert "is missing and cannot be created" in missing.stderr, missing.stderr
+    assert "doesn't exist" not in missing.stderr and "NSCocoaErrorDomain" not in missing.stderr
+    with tmpfs("64k", "ro") as point:
+        for state_dir in [point, os.path.join(point, "state")]:
+            answer = subprocess.run([BINARY, "serve", "--port", "0", "--state-dir", state_dir], capture_output=True, text=True,
+                                    timeout=30, cwd=ROOT)
+            assert answer.returncode != 0
+            assert "read-only" in answer.stderr, answer.stderr

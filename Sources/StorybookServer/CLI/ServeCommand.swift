@@ -104,7 +104,7 @@ struct ServeCommand: ParsableCommand {
         do {
             server = try Storybook(catalog: catalog, configuration: configuration, logger: logger)
         } catch {
-            throw CLIError("cannot open the state directory \(stateDir): \(error)")
+            throw CLIError("cannot open the journal: \(error)")
         }
         do {
             try server.run()
