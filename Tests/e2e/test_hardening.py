@@ -160,3 +160,133 @@ def test_a_read_only_or_missing_state_directory_says_so():
                                     timeout=30, cwd=ROOT)
             assert answer.returncode != 0
             assert "read-only" in answer.stderr, answer.stderr
+
+
+# -- Strict HTTP ----------------------------------------------------------------------------------------
+
+import struct  # noqa: E402
+
+
+def raw(server, data: bytes, timeout=3) -> bytes:
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+        return b"".join(chunks)
+
+
+@pytest.mark.parametrize("method", [b"TRACE", b"PROPFIND", b"BREW", b"CONNECT", b"MKCOL"])
+def test_methods_libwebsockets_does_not_know_get_a_json_405(server, method):
+    answer = raw(server, method + b" /api/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 405 "), head
+    assert b"content-type: application/json" in head.lower() and b"allow: " in head.lower()
+    assert json.loads(body)["error"]["code"] == "method-not-allowed"
+    assert server.healthy()
+
+
+@pytest.mark.parametrize("method,path,allow", [
+    ("PUT", "/healthz", "GET, HEAD"),
+    ("POST", "/api/index.json", "GET, HEAD"),
+    ("DELETE", f"/api/stories/{PROFILE}", "GET, HEAD"),
+    ("GET", f"/api/stories/{PROFILE}/reset", "POST"),
+    ("POST", f"/api/stories/{PROFILE}/history", "GET"),
+    ("DELETE", f"/api/stories/{PROFILE}/replay/stop", "POST"),
+    ("PUT", "/api/components/profile-user-profile/schema", "GET"),
+    ("OPTIONS", f"/render/{PROFILE}.txt", "GET, HEAD, POST"),
+    ("DELETE", "/index.html", "GET, HEAD"),
+])
+def test_every_route_answers_405_for_the_methods_it_lacks(server, method, path, allow):
+    response = requests.request(method, server.url + path, timeout=5)
+    assert response.status_code == 405, response.text
+    assert response.headers["Allow"] == allow
+    assert response.json()["error"]["code"] == "method-not-allowed"
+
+
+@pytest.mark.parametrize("query", ["since=abc", "since=-1", "since=1.5", "since=", "since=%C2%B2"])
+def test_history_since_is_a_version_number(server, query):
+    response = server.get(f"/api/stories/{PROFILE}/history?{query}")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
+
+
+@pytest.mark.parametrize("path", [f"/render/{PROFILE}.txt?live=AAA", f"/api/stories/{PROFILE}/recording?from=x",
+                                  f"/api/stories/{PROFILE}/recording?to=-3"])
+def test_query_parameters_outside_their_domain_are_400(server, path):
+    response = server.get(path)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
+    assert server.get(f"/api/stories/{PROFILE}/history?since=0").status_code == 200
+
+
+def test_error_paths_are_always_json_pointers(server):
+    response = requests.patch(server.url + f"/api/stories/{PROFILE}/props", json=[{"op": "add", "path": "AAA", "value": 1}], timeout=5)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error.get("path", "") == "" or error["path"].startswith("/")
+    with connect(server.ws_url, open_timeout=5) as client:
+        client.recv(timeout=5)
+        client.send(json.dumps({"type": "patch", "story": PROFILE, "patch": [{"op": "add", "path": "AAA", "value": 1}]}))
+        message = json.loads(client.recv(timeout=5))
+        assert message["code"] == "invalid-patch" and ("path" not in message or message["path"].startswith("/"))
+        client.send(json.dumps({"type": "reset", "story": PROFILE, "base": None, "ref": "n"}))
+        message = json.loads(client.recv(timeout=5))
+        assert message["code"] == "bad-message" and message["path"] == "/base"
+
+
+# -- Strict WebSocket framing ---------------------------------------------------------------------------
+
+def ws_raw(server):
+    port = int(server.url.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=3)
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    buffer = b""
+    while b"\r\n\r\n" not in buffer:
+        buffer += sock.recv(4096)
+    assert buffer.startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def read_close(sock):
+    """The close frame the server sends (skipping the hello), as (code, reason), or None when it only hung up."""
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    while data:
+        opcode, length = data[0] & 0x0F, data[1] & 0x7F
+        offset = 2
+        if length == 126:
+            length, offset = struct.unpack(">H", data[2:4])[0], 4
+        if opcode == 8:
+            payload = data[offset:offset + length]
+            return struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+        data = data[offset + length:]
+    return None
+
+
+def masked(opcode, payload):
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+
+
+@pytest.mark.parametrize("declared", [1 << 62, (1 << 20) + 1, 2_000_000])
+def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_read(server, declared):
+    sock = ws_raw(server)
+    sock.sendall(bytes([0x81, 0xFF]) + struct.pack(">Q", declared) + b"\0\0\0\0" + b"x" * 200)
+    assert read_close(sock) == 1009
+    sock.close()
+
+
+@pytest.mark.parametrize("code,answer", [(5000, 1002), (65535, 1002), (999, 1002), (1005, 1002), (2999, 1002),
+                                         (1000, 1000), (4999, 4999)])
+def test_invalid_close_codes_are_answered_with_1002(server, code, answer):
+    sock = ws_raw(server)
+    sock.sendall(masked(8, struct.pack(">H", code)))
+    assert read_close(sock) == answer
+    sock.close()

@@ -118,7 +118,8 @@ public enum JSONPatchOperation: Sendable, Equatable {
     /// Reads one operation object; `index` is its position in the patch, for errors.
     fileprivate init(json: JSONValue, index: Int) throws(JSONPatchError) {
         let members = json.objectValue
-        let rawPath = members?["path"]?.stringValue
+        // An error's path is always a JSON Pointer: the operation's own, when it is one.
+        let rawPath = members?["path"]?.stringValue.flatMap { (try? JSONPointer(parsing: $0)) != nil ? $0 : nil }
         var label = "operation \(index)"
         func malformed(_ reason: String) -> JSONPatchError {
             JSONPatchError(kind: .malformed, operationIndex: index, path: rawPath, message: "\(label): \(reason)")

@@ -27,8 +27,10 @@ struct HTTPRouter {
             return .error(refusal)
         }
         switch (request.method.rawValue, segments.first ?? "") {
-        case (_, "healthz"):
+        case ("GET", "healthz") where segments.count == 1, ("HEAD", "healthz") where segments.count == 1:
             return .json(["status": "ok"])
+        case (_, "healthz") where segments.count == 1:
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, "api"):
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
@@ -53,12 +55,16 @@ struct HTTPRouter {
         case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
             let index = renders.index
             return .cached(index.bytes, contentType: HTTPResponse.jsonType, etag: index.etag, request: request)
+        case (_, 1, "index.json"):
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, 1, "projections"): return ProjectionsRoute(renders: renders, maxJSONDepth: maxJSONDepth).respond(to: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
         case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
             guard hub.catalog.story(id: path[1]) != nil else { return .error(EditError(.notFound, "unknown story '\(path[1])'")) }
             return .json(["stopped": .bool(replays.stop(path[1]))])
+        case (_, 4, "stories") where path[2] == "replay" && path[3] == "stop":
+            return methodNotAllowed(request, allowed: "POST")
         case (_, _, "review"):
             return ReviewRoute(catalog: hub.catalog, directory: review.snapshotsDirectory, allowRecord: review.allowRecord)
                 .respond(to: request, path: Array(path.dropFirst()))
@@ -67,6 +73,8 @@ struct HTTPRouter {
                 return .error(EditError(.notFound, "unknown component '\(path[1])'"))
             }
             return .json(component.schema().json)
+        case (_, 3, "components") where path[2] == "schema":
+            return methodNotAllowed(request, allowed: "GET")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
@@ -102,13 +110,22 @@ struct HTTPRouter {
                 return answer(hub.apply(.seek(version: Int(version)), to: id, source: .http))
             }
         case ("GET", "history"):
+            let since: Int?
+            do throws(EditError) { since = try Self.version(request, "since") } catch { return .error(error) }
             return answer(hub.session(id)) { session in
-                .json(HistoryMessage.json(session, since: request.query["since"].flatMap(Int.init)))
+                .json(HistoryMessage.json(session, since: since))
             }
         case ("GET", "recording"):
+            let from: Int?, to: Int?
+            do throws(EditError) {
+                from = try Self.version(request, "from")
+                to = try Self.version(request, "to")
+            } catch {
+                return .error(error)
+            }
             return answer(hub.session(id)) { session in
                 do throws(EditError) {
-                    let recording = try Recording(session, from: request.query["from"].flatMap(Int.init), to: request.query["to"].flatMap(Int.init))
+                    let recording = try Recording(session, from: from, to: to)
                     return .json(recording.json, headers: [("Content-Disposition", "attachment; filename=\"\(id).recording.json\"")])
                 } catch {
                     return .error(error)
@@ -138,6 +155,8 @@ struct HTTPRouter {
             }
         case (_, "props"):
             return methodNotAllowed(request, allowed: "PUT, PATCH")
+        case (_, "history"), (_, "recording"):
+            return methodNotAllowed(request, allowed: "GET")
         case (_, nil):
             return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"), (_, "save"):
@@ -153,7 +172,11 @@ struct HTTPRouter {
         }
         switch request.method.rawValue {
         case "GET", "HEAD":
-            if request.query["live"] == "1" || request.query["live"] == "true" {
+            let live = request.query["live"]
+            guard live == nil || ["0", "1", "true", "false"].contains(live!) else {
+                return .error(EditError(.badRequest, "live must be 1, true, 0 or false, not '\(live!)'"))
+            }
+            if live == "1" || live == "true" {
                 return answer(hub.session(id)) { session in
                     liveProjection(session, format: format, request: request)
                 }
@@ -199,6 +222,15 @@ struct HTTPRouter {
         case .success(let session): body?(session) ?? .json(bytes: hub.liveStates.body(of: session))
         case .failure(let error): .error(error)
         }
+    }
+
+    /// A version-number query parameter (`since`, `from`, `to`): absent, or a whole number from 0; else 400.
+    private static func version(_ request: HTTPRequest, _ name: String) throws(EditError) -> Int? {
+        guard let text = request.query[name] else { return nil }
+        guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
+            throw EditError(.badRequest, "\(name) must be a version number (a whole number from 0), not '\(text)'")
+        }
+        return value
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {

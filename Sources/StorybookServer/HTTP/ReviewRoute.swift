@@ -17,6 +17,10 @@ struct ReviewRoute {
             return list(directory)
         case (.post, 2) where path[1] == "accept":
             return accept(path[0], in: directory)
+        case (_, 0):
+            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "GET, HEAD")])
+        case (_, 2) where path[1] == "accept":
+            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "POST")])
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }

@@ -41,7 +41,7 @@ final class Journal {
         do {
             data = FileManager.default.fileExists(atPath: url.path) ? try Data(contentsOf: url) : Data()
         } catch {
-            throw JournalError("cannot read the journal \(url.path): \(JournalError.describe(errno: EIO, or: error))")
+            throw JournalError("cannot read the journal \(url.path): \(JournalError.describe(error))")
         }
         let reader = JournalReader(bytes: [UInt8](data))
         let restorer = JournalRestorer(catalog: catalog, directory: directory, logger: logger)

@@ -34,8 +34,18 @@ struct JournalError: Error, CustomStringConvertible {
         }
     }
 
+    /// What a Foundation file error means for people, from its POSIX cause when it has one; never its domain text.
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(nsError.code)) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return describe(errno: Int32(underlying.code))
+        }
+        return "the file could not be written"
+    }
+
     /// A short description of an errno for people: what happened, never a Foundation error domain.
-    static func describe(errno code: Int32, or error: (any Error)? = nil) -> String {
+    static func describe(errno code: Int32) -> String {
         switch code {
         case ENOSPC: "the disk is full"
         case EDQUOT: "the disk quota is exhausted"
