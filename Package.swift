@@ -7,13 +7,24 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The layers, each a target so that the compiler keeps them (docs/architecture.md):
+//
+//   PropsCatalog          pure core: components, view, projections, JSON, schema, sessions
+//   StorybookUI           the browser UI of Public/, embedded at build time (EmbedBrowserUI plugin)
+//   StorybookReview       check, export, diff, JUnit, static site: file work, no libwebsockets
+//   StorybookTransport    the libwebsockets binding: bytes in and out, knows nothing of Props or JSON
+//   StorybookServer       the app: story hub, HTTP routes, WebSocket protocol, journal
+//   StorybookCLI          the command line any catalog's executable runs (`StorybookCLI.main`)
 let package = Package(
     name: "Storybook",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropsCatalog", targets: ["PropsCatalog"]),
+        .library(name: "StorybookReview", targets: ["StorybookReview"]),
         .library(name: "StorybookServer", targets: ["StorybookServer"]),
+        .library(name: "StorybookCLI", targets: ["StorybookCLI"]),
         .executable(name: "storybook", targets: ["storybook"]),
+        .executable(name: "storybook-review", targets: ["storybook-review"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,13 +35,42 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
-            providers: [.apt(["libwebsockets-dev"])]
+            providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]
+        ),
+        .executableTarget(name: "embed-browser-ui", path: "Sources/EmbedBrowserUITool", swiftSettings: strictSettings),
+        .plugin(name: "EmbedBrowserUI", capability: .buildTool(), dependencies: ["embed-browser-ui"]),
+        .target(name: "StorybookUI", swiftSettings: strictSettings, plugins: ["EmbedBrowserUI"]),
+        .target(
+            name: "StorybookReview",
+            dependencies: [
+                "PropsCatalog",
+                "StorybookUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StorybookTransport",
+            dependencies: ["CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
         ),
         .target(
             name: "StorybookServer",
             dependencies: [
                 "PropsCatalog",
-                "CLibWebSockets",
+                "StorybookUI",
+                "StorybookReview",
+                "StorybookTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StorybookCLI",
+            dependencies: [
+                "PropsCatalog",
+                "StorybookReview",
+                "StorybookServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -39,17 +79,23 @@ let package = Package(
         .target(name: "DemoCatalog", dependencies: ["PropsCatalog"], swiftSettings: strictSettings),
         .executableTarget(
             name: "storybook",
-            dependencies: ["StorybookServer", "DemoCatalog"],
+            dependencies: ["StorybookCLI", "DemoCatalog"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "storybook-review",
+            dependencies: ["StorybookReview", "DemoCatalog"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PropsCatalogTests",
             dependencies: ["PropsCatalog", "DemoCatalog"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StorybookServerTests",
-            dependencies: ["StorybookServer", "DemoCatalog"],
+            dependencies: ["StorybookServer", "StorybookReview", "StorybookTransport", "StorybookCLI", "StorybookUI", "DemoCatalog"],
             swiftSettings: strictSettings
         ),
     ]

@@ -14,6 +14,17 @@ for arg in "$@"; do
   if [[ $arg == --no-build ]]; then build=0; else args+=("$arg"); fi
 done
 
+# Every tool the benchmark runs, named with how to get it, before anything starts.
+missing=()
+for tool in cc make wrk; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[[ -x /usr/bin/chromium ]] || missing+=("chromium")
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "Benchmarks/run.sh needs ${missing[*]}: run scripts/install-deps.sh --test (Debian packages: gcc make wrk chromium)" >&2
+  exit 1
+fi
+
 make -C Benchmarks --quiet
 if [[ $build == 1 ]]; then
   echo "== swift build -c release --product storybook --scratch-path .build-bench" >&2
@@ -28,4 +39,8 @@ fi
 
 python=python3
 [[ -x .venv/bin/python ]] && python=.venv/bin/python
+if ! "$python" -c "import playwright" 2>/dev/null; then
+  echo "Benchmarks/run.sh needs Playwright in .venv: python3 -m venv .venv && .venv/bin/pip install -r Tests/e2e/requirements.txt (scripts/test.sh does it)" >&2
+  exit 1
+fi
 exec "$python" Benchmarks/bench.py --command "Benchmarks/run.sh $*" "${args[@]}"

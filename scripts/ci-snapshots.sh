@@ -5,7 +5,8 @@
 #   snapshots.diff   what the check printed: a unified diff per changed story, then the summary line
 #   export/          when something changed: every story's current .txt, .html, .json and index.html
 # Exit status: 0 nothing changed; 1 a story changed, is new or was removed; 2 the check could not run.
-# Environment: SNAPSHOTS, ARTIFACTS, CONFIGURATION (debug or release), PRODUCT (your storybook executable),
+# Environment: SNAPSHOTS, ARTIFACTS, CONFIGURATION (debug or release), PRODUCT (the executable that checks:
+# storybook-review, the demo's review commands that need no libwebsockets, or your own),
 # BUILD_FLAGS (more `swift build` options, e.g. --scratch-path .build-ci).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 SNAPSHOTS=${SNAPSHOTS:-Snapshots}
 ARTIFACTS=${ARTIFACTS:-ci-artifacts}
 CONFIGURATION=${CONFIGURATION:-debug}
-PRODUCT=${PRODUCT:-storybook}
+PRODUCT=${PRODUCT:-storybook-review}
 read -r -a build_flags <<< "${BUILD_FLAGS:-}"
 
 swift build -c "$CONFIGURATION" "${build_flags[@]}" --product "$PRODUCT" || exit 2

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the storybook needs, only those missing, so it is quick to re-run.
 #   scripts/install-deps.sh            libwebsockets-dev (to build and serve)
-#   scripts/install-deps.sh --test     plus chromium (browser tests), wrk, python3-venv
+#   scripts/install-deps.sh --test     plus what the tests and the benchmark use: chromium, curl,
+#                                      wrk and valgrind (Benchmarks/), python3-venv
 set -euo pipefail
 
 packages=(libwebsockets-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium curl python3-venv)
+  packages+=(chromium curl wrk valgrind python3-venv)
 fi
 
 missing=()

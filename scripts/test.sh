@@ -9,6 +9,16 @@ echo "== swift build (every product, the benchmark and the tests)"
 swift build --build-tests
 make -C Benchmarks --quiet
 
+echo "== the review tools link no libwebsockets (a CI job that only checks goldens needs no C library)"
+if ldd .build/debug/storybook-review | grep -i websockets; then
+  echo "storybook-review links libwebsockets: StorybookReview must not depend on the transport" >&2
+  exit 1
+fi
+ldd .build/debug/storybook | grep -q libwebsockets  # the check above would pass vacuously otherwise
+
+echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
+swift build --package-path Examples/TasksStorybook
+
 echo "== swift test"
 swift test --skip-build --parallel
 
@@ -21,4 +31,6 @@ if [[ ! -x .venv/bin/pytest ]] || ! cmp -s Tests/e2e/requirements.txt .venv/requ
   .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
   cp Tests/e2e/requirements.txt .venv/requirements.txt
 fi
-STORYBOOK_BINARY="$PWD/.build/debug/storybook" .venv/bin/pytest Tests/e2e -q -p no:cacheprovider "$@"
+STORYBOOK_BINARY="$PWD/.build/debug/storybook" \
+STORYBOOK_EXAMPLE_BINARY="$PWD/Examples/TasksStorybook/.build/debug/tasks-storybook" \
+  .venv/bin/pytest Tests/e2e -q -p no:cacheprovider "$@"

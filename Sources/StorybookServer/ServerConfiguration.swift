@@ -6,7 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port; 0 takes any free port.
     public var port: Int = 6006
-    /// The browser UI's directory. Nil serves no static files.
+    /// A directory to serve the browser UI from, read on every request (`--public`, for working on
+    /// the UI). Nil serves the UI embedded in the library.
     public var publicDirectory: URL?
     /// The largest WebSocket message accepted; a larger one closes the connection with 1009.
     public var maxMessageBytes: Int = 1 << 20
@@ -48,6 +49,11 @@ public struct ServerConfiguration: Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.token = token
         self.allowedOrigins = allowedOrigins
+    }
+
+    /// Whether `name` can be an `allowedHosts` entry: a host name or address, with an optional port.
+    package static func isValidHostName(_ name: String) -> Bool {
+        AccessPolicy.splitAuthority(name) != nil
     }
 
     /// Whether `host` names the loopback interface only.

@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 public import PropsCatalog
 import Synchronization
+import StorybookTransport
 
 /// A storybook server for one catalog: HTTP and WebSocket over libwebsockets.
 ///
@@ -75,6 +76,12 @@ public final class Storybook: Sendable {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         return stopSignals
+    }
+
+    /// Blocks SIGINT and SIGTERM before any thread starts, so that none takes a stop signal away
+    /// from ``run()``: for a command line that builds its server after starting other work.
+    package static func reserveStopSignals() {
+        _ = blockStopSignals()
     }
 
     private static func urlHost(_ host: String) -> String {

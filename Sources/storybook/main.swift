@@ -1,4 +1,4 @@
 import DemoCatalog
-import StorybookServer
+import StorybookCLI
 
 StorybookCLI.main(catalog: try DemoCatalog.make())

@@ -188,14 +188,11 @@ enum ConformanceSuite {
     /// The suite's files, both run in full.
     static let files = ["tests.json", "spec_tests.json"]
 
-    /// `<package root>/../shared/conformance/json-patch-tests`, found from this file: the package root is
-    /// three levels up from `Tests/PropsCatalogTests/JSONPatchTests.swift`.
+    /// `Tests/PropsCatalogTests/Fixtures/json-patch-tests`, a copy of the upstream suite kept in the
+    /// repository (its README.md says where from and under which licence), found from this file.
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Tests/PropsCatalogTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()  // beside the package root
-        .appendingPathComponent("shared/conformance/json-patch-tests", isDirectory: true)
+        .appendingPathComponent("Fixtures/json-patch-tests", isDirectory: true)
 
     struct LoadError: Error, CustomStringConvertible {
         let description: String
@@ -207,7 +204,7 @@ enum ConformanceSuite {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw LoadError(description: """
                 JSON Patch conformance suite not found at \(url.path): \
-                expected the shared json-patch-tests checkout beside the package root
+                the copy of json-patch-tests belongs in Tests/PropsCatalogTests/Fixtures
                 """)
         }
         let data = try Data(contentsOf: url)

@@ -3,6 +3,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// The access rules every way in goes through: Host allow-list, Origin, media type and token.
 @Suite struct AccessPolicyTests {

@@ -4,6 +4,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// The HTTP routes of the contract, answered without a socket.
 @Suite struct HTTPRouterTests {

@@ -1,6 +1,7 @@
 import Synchronization
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// The loop thread's immediate answers over a real socket: written from the request's own callback,
 /// they must be the same bytes as the ordinary answer and keep the connection alive.

@@ -3,6 +3,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// Prepared heads and the loop thread's immediate answers, without a socket: they must be the very
 /// answers the router gives on the app's queue.

@@ -1,5 +1,6 @@
 @testable import StorybookServer
 import Testing
+@testable import StorybookReview
 
 /// The line diff behind `storybook check`: shortest scripts, checked against a plain LCS table.
 @Suite struct LineDiffTests {

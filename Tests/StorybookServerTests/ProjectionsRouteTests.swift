@@ -3,6 +3,8 @@ import Foundation
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookReview
+@testable import StorybookTransport
 
 /// `/api/projections`: every projection with its hash, the ETag flow and "what changed since".
 @Suite struct ProjectionsRouteTests {

@@ -1,6 +1,7 @@
 import PropsCatalog
 @testable import StorybookServer
 import Synchronization
+@testable import StorybookTransport
 
 /// Collects what the hub sends, per connection, parsed back into JSON.
 final class RecordingSink: MessageSink {

@@ -3,6 +3,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 @Suite struct ReplayControllerTests {
     let sink = RecordingSink()

@@ -1,5 +1,6 @@
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// The head lines a response is prepared into: what the writer copies after the status line.
 struct ResponseHeadTests {

@@ -3,6 +3,7 @@ import Foundation
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookReview
 
 /// `storybook check`: the comparison, `--record`, `--prune`, the summary line and the JUnit report.
 @Suite struct SnapshotCheckTests {

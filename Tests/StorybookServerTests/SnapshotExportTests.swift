@@ -3,6 +3,7 @@ import Foundation
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookReview
 
 /// `storybook export`: the tree's layout and bytes, and the rules for replacing a destination.
 @Suite struct SnapshotExportTests {

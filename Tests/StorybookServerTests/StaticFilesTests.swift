@@ -2,6 +2,8 @@ import Foundation
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
+import StorybookUI
 
 /// Static files never leave their directory.
 @Suite struct StaticFilesTests {
@@ -42,5 +44,44 @@ import Testing
         let response = get(path)
         #expect(response.status == 404)
         #expect(String(decoding: response.body, as: UTF8.self) != "secret")
+    }
+}
+
+/// The UI embedded into the library at build time is Public/ byte for byte, served from memory.
+@Suite struct EmbeddedUITests {
+    /// The repository's Public/, found from this file.
+    static let publicDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Public")
+
+    @Test func theEmbeddedFilesArePublicAsItIs() throws {
+        let fromDisk = try BrowserUI(directory: Self.publicDirectory)
+        #expect(BrowserUI.embedded.files.map(\.path) == fromDisk.files.map(\.path))
+        #expect(BrowserUI.embedded.files == fromDisk.files)
+        #expect(BrowserUI.embedded.file("js/main.js") != nil)
+    }
+
+    @Test func servesEveryEmbeddedFileWithItsTypeAndETag() throws {
+        let files = StaticFiles()
+        for file in BrowserUI.embedded.files {
+            let response = files.response(for: HTTPRequest(method: .get, path: "/" + file.path))
+            #expect(response.status == 200, "\(file.path)")
+            #expect(response.body == file.bytes)
+            #expect(response.headers.contains { $0 == ("Content-Type", file.contentType) })
+            let etag = try #require(response.headers.first { $0.0 == "ETag" }?.1)
+            #expect(files.response(for: HTTPRequest(method: .get, path: "/" + file.path, headers: ["if-none-match": etag])).status == 304)
+        }
+        #expect(files.response(for: HTTPRequest(method: .get, path: "/")).body == BrowserUI.embedded.file("index.html")?.bytes)
+    }
+
+    @Test(arguments: ["/../Package.swift", "/%2e%2e/Package.swift", "/.hidden", "/missing.js", "/js", "/js/%00main.js"])
+    func refusesWhatIsNotAnEmbeddedFile(path: String) {
+        #expect(StaticFiles().response(for: HTTPRequest(method: .get, path: path)).status == 404)
+    }
+
+    @Test func contentTypesFollowTheExtension() {
+        #expect(BrowserUI.contentType(forPath: "js/app.mjs") == "text/javascript; charset=utf-8")
+        #expect(BrowserUI.contentType(forPath: "favicon.SVG") == "image/svg+xml")
+        #expect(BrowserUI.contentType(forPath: "LICENSE") == "application/octet-stream")
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// Strict HTTP and WebSocket rules that need no socket: 405 on every route, query domains, frame
 /// lengths and close codes.

@@ -6,6 +6,7 @@ import Darwin
 import Synchronization
 import Testing
 @testable import StorybookServer
+@testable import StorybookTransport
 
 // MARK: - Pure parts, no sockets
 

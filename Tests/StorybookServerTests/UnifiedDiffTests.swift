@@ -1,5 +1,6 @@
 @testable import StorybookServer
 import Testing
+@testable import StorybookReview
 
 /// The unified diff format `storybook check` prints: the same text `diff -u` gives, with git's
 /// `a/` and `b/` prefixes.

@@ -3,6 +3,7 @@ import Logging
 import PropsCatalog
 @testable import StorybookServer
 import Testing
+@testable import StorybookTransport
 
 /// The WebSocket protocol over the hub, without a socket.
 @Suite struct WebSocketHandlerTests {

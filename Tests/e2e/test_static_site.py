@@ -20,8 +20,9 @@ from test_ui import browser_type_launch_args, ui, control, preview  # noqa: F401
 
 
 def export_site(directory, *more):
-    return subprocess.run([BINARY, "export", "--site", str(directory), "--public", str(ROOT / "Public"), *more],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    """The site as a user exports it: the UI built into the binary, from a directory of its own."""
+    return subprocess.run([BINARY, "export", "--site", str(directory), *more],
+                          cwd=pathlib.Path(directory).parent, capture_output=True, text=True, timeout=60)
 
 
 def tree(directory):

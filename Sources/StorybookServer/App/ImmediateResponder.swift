@@ -1,3 +1,4 @@
+import StorybookTransport
 /// The answers the loop thread gives at once from memory, with no hand-over to the app's queue: the
 /// health check, a story's live state (`GET /api/stories/{id}`) and a projection already rendered
 /// (`GET /render/{id}.txt|.html` without `?live`). Anything else, or anything not in memory yet, is

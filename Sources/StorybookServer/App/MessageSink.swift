@@ -1,3 +1,4 @@
+import StorybookTransport
 /// Where the hub sends WebSocket messages: the transport when serving, a recorder in tests.
 protocol MessageSink: Sendable {
     /// Sends one text message to each connection. A queued, not yet written message with the

@@ -1,11 +1,13 @@
 import Foundation
 import Logging
 import PropsCatalog
+import StorybookTransport
 
 /// The live stories and who listens to them: applies every edit through its story's session and
 /// fans accepted changes out to the story's subscribers.
 ///
-/// Not thread-safe by itself: `StorybookApp` calls it from one serial queue only.
+/// Not thread-safe by itself: it lives on the ``AppQueue``. When it has one (``owner``, as in the
+/// server), every entry point checks that it runs there.
 final class StoryHub {
     /// The served catalog; it grows when a variant is saved.
     private(set) var catalog: Catalog
@@ -24,6 +26,8 @@ final class StoryHub {
     var unloadable: [VariantStore.Unloadable] = []
     /// Every live session's HTTP answer, for the event loop to serve from memory.
     let liveStates = LiveStateCache()
+    /// The queue this hub lives on; nil in unit tests that drive it from one thread.
+    var owner: AppQueue?
 
     init(catalog: Catalog, sink: any MessageSink, logger: Logger) {
         self.catalog = catalog
@@ -33,12 +37,14 @@ final class StoryHub {
 
     /// Makes restored sessions live, before any request is served.
     func install(_ restored: [String: StorySession]) {
+        owner?.assertOnQueue()
         sessions.merge(restored) { _, restored in restored }
         for session in restored.values { liveStates.publish(session) }
     }
 
     /// The session of a story, created at version 1 on first use.
     func session(_ storyID: String) -> Result<StorySession, EditError> {
+        owner?.assertOnQueue()
         if let session = sessions[storyID] { return .success(session) }
         guard let story = catalog.story(id: storyID) else {
             return .failure(EditError(.notFound, "unknown story '\(storyID)'"))
@@ -55,6 +61,7 @@ final class StoryHub {
 
     /// Applies `edit` to a story; on success the new state goes to every subscriber.
     func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, EditError> {
+        owner?.assertOnQueue()
         switch session(storyID) {
         case .failure(let error):
             return .failure(error)
@@ -87,6 +94,7 @@ final class StoryHub {
     /// Writes a story's live props as a new saved variant of its component and serves it as a
     /// story from now on. The name must make an id no variant of the component has.
     func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, EditError> {
+        owner?.assertOnQueue()
         guard let variants else {
             return .failure(EditError(.notFound, "saving variants is off: start the server with --variants-dir"))
         }
@@ -124,6 +132,7 @@ final class StoryHub {
 
     /// Subscribes a connection; the caller sends it the current state.
     func subscribe(_ connection: ConnectionID, to storyID: String) -> Result<StorySession, EditError> {
+        owner?.assertOnQueue()
         let result = session(storyID)
         if case .success = result {
             subscribers[storyID, default: []].insert(connection)
@@ -134,6 +143,7 @@ final class StoryHub {
 
     /// Ends a subscription; false when there was none.
     func unsubscribe(_ connection: ConnectionID, from storyID: String) -> Bool {
+        owner?.assertOnQueue()
         guard subscriptions[connection]?.remove(storyID) != nil else { return false }
         subscribers[storyID]?.remove(connection)
         return true
@@ -141,6 +151,7 @@ final class StoryHub {
 
     /// Forgets a closed connection.
     func disconnect(_ connection: ConnectionID) {
+        owner?.assertOnQueue()
         for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
             subscribers[storyID]?.remove(connection)
         }

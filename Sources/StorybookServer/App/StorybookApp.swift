@@ -2,13 +2,15 @@ import Dispatch
 import Foundation
 import Logging
 import PropsCatalog
+import StorybookTransport
 
 /// The application behind the transport: receives requests and messages on the event loop
 /// thread and hands them to one serial queue, where every story edit, render and broadcast runs.
 /// The loop thread itself only answers from ready-made memory (cached projections, health).
 final class StorybookApp: TransportDelegate, @unchecked Sendable {
-    // @unchecked: `hub`, `router` and `webSocket` are touched only on `queue`; the rest is immutable.
-    let queue = DispatchQueue(label: "storybook.app", qos: .userInitiated)
+    // @unchecked: `hub`, `router` and `webSocket` are touched only on `queue` (the hub checks it);
+    // the rest is immutable.
+    let queue: AppQueue
     private let hub: StoryHub
     private let router: HTTPRouter
     private let webSocket: WebSocketHandler
@@ -18,6 +20,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     private let logger: Logger
 
     init(catalog registered: Catalog, configuration: ServerConfiguration, sink: any MessageSink, logger: Logger) throws {
+        let queue = AppQueue()
+        self.queue = queue
         self.logger = logger
         var catalog = registered
         var unloadable: [VariantStore.Unloadable] = []
@@ -35,6 +39,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             hub.journal = journal
             hub.install(restored)
         }
+        hub.owner = queue  // set up; from now on the hub lives on the app queue
         let renders = RenderCache(catalog: catalog, unloadable: unloadable)
         let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins,
                                   allowedHosts: configuration.allowedHosts, listeningHost: configuration.host)
@@ -42,14 +47,13 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
         self.access = access
-        let queue = self.queue
         let replays = ReplayController(hub: hub) { delay, work in
-            queue.asyncAfter(deadline: .now() + delay, execute: work)
+            queue.asyncAfter(delay, work)
         }
         self.router = HTTPRouter(
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
-            renders: renders, staticFiles: configuration.publicDirectory.map(StaticFiles.init(root:)),
+            renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
             access: access, maxJSONDepth: configuration.maxJSONDepth)
         self.webSocket = WebSocketHandler(hub: hub, replays: replays, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
@@ -74,7 +78,12 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID) {
         logger.debug("request", metadata: ["sb.method": "\(request.method.rawValue)", "sb.path": "\(request.path)"])
         queue.async {
-            transport.respond(to: id, with: self.router.route(request))
+            // Read-only work that may take long gets the values it reads here and runs elsewhere.
+            if let work = self.router.readOnlyWork(for: request) {
+                self.queue.readOnlyWork.async { transport.respond(to: id, with: work()) }
+            } else {
+                transport.respond(to: id, with: self.router.route(request))
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PropsCatalog
+import StorybookTransport
 
 /// Who may call the storybook, in one place for every way in: the HTTP routes (``HTTPRouter``), the
 /// loop thread's immediate answers (``ImmediateResponder``), the WebSocket upgrade and any route added

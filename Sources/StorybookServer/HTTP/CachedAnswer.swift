@@ -1,3 +1,4 @@
+import StorybookTransport
 /// A body with a strong ETag and both of its answers prepared once, the 200 and the 304 for a matching
 /// `If-None-Match`, so that the loop thread serves either with a copy.
 struct CachedAnswer: Sendable {

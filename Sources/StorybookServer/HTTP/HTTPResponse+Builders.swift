@@ -1,5 +1,6 @@
 import Foundation
 import PropsCatalog
+import StorybookTransport
 
 extension HTTPResponse {
     static let jsonType = "application/json; charset=utf-8"

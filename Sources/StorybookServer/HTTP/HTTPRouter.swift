@@ -1,5 +1,7 @@
 import Foundation
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// Answers every HTTP route of the contract. Runs on the app's serial queue, never on the event
 /// loop thread; testable without sockets by calling `route` with a request.
@@ -14,18 +16,38 @@ struct HTTPRouter {
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
-    static let previewStylesheetName = "preview.css"
+    static let previewStylesheetName = RenderedStory.previewStylesheetName
     private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
     private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
 
-    func route(_ request: HTTPRequest) -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+    /// The path's segments after the leading `/`, percent-decoded.
+    private static func segments(_ request: HTTPRequest) -> [String] {
+        request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             String($0).removingPercentEncoding ?? String($0)
         }
-        if let refusal = access.refusal(request) {
-            return .error(refusal)
-        }
+    }
+
+    /// The answer that refuses `request` under the access rules (``AccessPolicy``: Host, token, Origin,
+    /// media type), or nil when it may go on. Every way into the routes (``route(_:)``,
+    /// ``readOnlyWork(for:)``) asks this first.
+    func refusal(for request: HTTPRequest) -> HTTPResponse? {
+        access.refusal(request).map { .error($0) }
+    }
+
+    /// The work of a request that only reads values and may take long (the review page's full
+    /// check of every story against the goldens), with those values taken now: the app runs it off
+    /// the queue that applies edits. Nil for every other request, which ``route(_:)`` answers.
+    func readOnlyWork(for request: HTTPRequest) -> (@Sendable () -> HTTPResponse)? {
+        guard request.method == .get || request.method == .head, Self.segments(request) == ["api", "review"],
+              refusal(for: request) == nil else { return nil }
+        let review = ReviewRoute(catalog: hub.catalog, directory: review.snapshotsDirectory, allowRecord: review.allowRecord)
+        return { review.respond(to: request, path: []) }
+    }
+
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = refusal(for: request) { return refusal }
+        let segments = Self.segments(request)
         switch (request.method.rawValue, segments.first ?? "") {
         case ("GET", "healthz") where segments.count == 1, ("HEAD", "healthz") where segments.count == 1:
             return .json(["status": "ok"])

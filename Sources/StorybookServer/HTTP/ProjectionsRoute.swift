@@ -1,4 +1,5 @@
 import PropsCatalog
+import StorybookTransport
 
 /// `/api/projections`: every story's projection with its content hash in one response, for CI.
 ///

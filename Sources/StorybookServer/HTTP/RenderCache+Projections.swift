@@ -1,4 +1,5 @@
 import PropsCatalog
+import StorybookTransport
 
 extension RenderCache.Entry {
     /// `/render/{id}.txt` or `.html`: the bytes with their type and strong ETag, or 304.

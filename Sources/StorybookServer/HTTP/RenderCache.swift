@@ -1,5 +1,6 @@
 import PropsCatalog
 import Synchronization
+import StorybookReview
 
 /// The projections of every registered variant, rendered once and kept in memory with strong
 /// ETags: what `/render/{id}.txt|.html` answers and CI reviews.

@@ -1,4 +1,6 @@
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
 
 /// The review page's API, when the server runs with `--snapshots DIR`: which stories differ from
 /// their goldens, with both text projections and the diff, and (with `--allow-record`) accepting

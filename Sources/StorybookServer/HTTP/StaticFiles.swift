@@ -1,29 +1,61 @@
 import Foundation
 import PropsCatalog
+import StorybookReview
+import StorybookTransport
+import StorybookUI
 
-/// Serves the browser UI from one directory: MIME types, strong ETags, 304s, and never a file
-/// outside the directory (`..`, encoded dots and symlinks that lead out are all refused with 404).
+/// Serves the browser UI: by default the copy embedded into the library at build time, from
+/// memory with ETags computed once; with `--public DIR`, the files of that directory read on
+/// every request, so edits show on reload. MIME types, strong ETags and 304s either way, and never
+/// a file outside the UI (`..`, encoded dots and symlinks that lead out are all refused with 404).
 struct StaticFiles: Sendable {
-    let root: URL
-
-    init(root: URL) {
-        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+    /// One embedded file, ready to answer.
+    private struct Prepared: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let etag: String
     }
 
-    static let mimeTypes: [String: String] = [
-        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-        "css": "text/css; charset=utf-8", "json": "application/json; charset=utf-8", "svg": "image/svg+xml",
-        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "ico": "image/x-icon",
-        "txt": "text/plain; charset=utf-8", "map": "application/json; charset=utf-8", "woff2": "font/woff2", "webp": "image/webp",
-    ]
+    private enum Source: Sendable {
+        case embedded([String: Prepared])
+        case directory(URL)
+    }
 
-    /// The file a URL path names, or nil when it names nothing servable.
-    func resolve(_ path: String) -> URL? {
+    private let source: Source
+
+    /// The UI embedded into the library.
+    init(embedded ui: BrowserUI = .embedded) {
+        var prepared: [String: Prepared] = [:]
+        for file in ui.files {
+            prepared[file.path] = Prepared(bytes: file.bytes, contentType: file.contentType, etag: ContentHash.etag(file.bytes))
+        }
+        source = .embedded(prepared)
+    }
+
+    /// The files of `root`, read when asked for.
+    init(root: URL) {
+        source = .directory(root.standardizedFileURL.resolvingSymlinksInPath())
+    }
+
+    /// `--public DIR` when given, else the embedded UI.
+    init(directory: URL?) {
+        if let directory { self.init(root: directory) } else { self.init() }
+    }
+
+    /// The path relative to the UI's root that a URL path names (`index.html` for a directory), or
+    /// nil when it can name nothing servable.
+    static func relativePath(_ path: String) -> String? {
         guard let decoded = path.removingPercentEncoding, !decoded.contains("\0") else { return nil }
         var components = decoded.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if components.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") || $0.contains("\\") }) { return nil }
         if components.isEmpty || decoded.hasSuffix("/") { components.append("index.html") }
-        let candidate = components.reduce(root) { $0.appendingPathComponent($1) }.resolvingSymlinksInPath()
+        return components.joined(separator: "/")
+    }
+
+    /// The file a URL path names in a directory UI, or nil when it names nothing servable there.
+    func resolve(_ path: String) -> URL? {
+        guard case .directory(let root) = source, let relative = Self.relativePath(path) else { return nil }
+        let candidate = relative.split(separator: "/").reduce(root) { $0.appendingPathComponent(String($1)) }.resolvingSymlinksInPath()
         guard candidate.path.hasPrefix(root.path + "/") else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
@@ -32,11 +64,18 @@ struct StaticFiles: Sendable {
 
     /// The answer to a GET or HEAD of `path`.
     func response(for request: HTTPRequest) -> HTTPResponse {
-        guard let file = resolve(request.path), let data = FileManager.default.contents(atPath: file.path) else {
-            return .error(EditError(.notFound, "no such file: \(request.path)"))
+        switch source {
+        case .embedded(let files):
+            guard let relative = Self.relativePath(request.path), let file = files[relative] else { return notFound(request) }
+            return .cached(file.bytes, contentType: file.contentType, etag: file.etag, request: request)
+        case .directory:
+            guard let file = resolve(request.path), let data = FileManager.default.contents(atPath: file.path) else { return notFound(request) }
+            let bytes = [UInt8](data)
+            return .cached(bytes, contentType: BrowserUI.contentType(forPath: file.lastPathComponent), etag: ContentHash.etag(bytes), request: request)
         }
-        let bytes = [UInt8](data)
-        let type = Self.mimeTypes[file.pathExtension.lowercased()] ?? "application/octet-stream"
-        return .cached(bytes, contentType: type, etag: ContentHash.etag(bytes), request: request)
+    }
+
+    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        .error(EditError(.notFound, "no such file: \(request.path)"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PropsCatalog
+import StorybookTransport
 
 /// The WebSocket protocol over the hub: one parsed message in, states, errors and actions out.
 /// Errors go to the sender alone; states go to every subscriber of the story.

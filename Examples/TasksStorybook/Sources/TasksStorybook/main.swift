@@ -1,0 +1,7 @@
+import PropsCatalog
+import StorybookCLI
+
+StorybookCLI.main(catalog: try Catalog {
+    taskRow
+    forecastCard
+})

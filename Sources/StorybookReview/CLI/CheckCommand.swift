@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PropsCatalog
+
+/// `storybook check --snapshots DIR [--record] [--prune] [--junit FILE]`: compares every story
+/// with its committed goldens (`SnapshotCheck`), prints a unified diff per changed story and a
+/// summary line. Exit status: 0 when nothing changed (or every change was recorded or pruned),
+/// 1 when something changed, 2 when the check could not run.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compare every story's .txt, .html and .json with the goldens in a directory.",
+        discussion: "Exit status 0: nothing changed. 1: a story changed, is new or was removed (diffs on standard output). 2: the check could not run."
+    )
+
+    @Option(name: .long, help: "The directory of goldens, laid out as `storybook export` writes it.")
+    var snapshots: String
+
+    @Flag(help: "Write the goldens of new and changed stories, then exit 0.")
+    var record = false
+
+    @Flag(help: "Delete the goldens of stories that no longer exist.")
+    var prune = false
+
+    @Option(help: "Also write a JUnit XML report to FILE.")
+    var junit: String?
+
+    @Option(help: "Add a generated catalog of N stories, as `serve --synthetic` does.")
+    var synthetic = 0
+
+    func validate() throws {
+        guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
+        guard !snapshots.isEmpty else { throw ValidationError("--snapshots needs a directory") }
+    }
+
+    func run() throws {
+        let catalog: Catalog
+        do {
+            catalog = try CommandContext.catalog(synthetic: synthetic)
+        } catch {
+            Self.fail(error)
+        }
+        let report: SnapshotReport
+        do throws(SnapshotError) {
+            report = try SnapshotCheck(catalog: catalog, options: .init(record: record, prune: prune)).run(directory: snapshots)
+            if let junit {
+                try FileSystem.makeDirectories(URL(fileURLWithPath: junit).deletingLastPathComponent().path)
+                try FileSystem.writeAtomically(Array(JUnitReport.xml(report).utf8), to: junit)
+            }
+        } catch {
+            Self.fail(error)
+        }
+        print(report.text, terminator: "")
+        if !report.passed { Foundation.exit(1) }
+    }
+
+    /// One line on standard error and exit status 2, not 1: CI tells "the check could not run"
+    /// from "a story changed". (Typed and untyped errors are caught apart: one `do` for both
+    /// crashes the Swift 6.3.1 optimizer, "swifterror value can only be loaded and stored from".)
+    private static func fail(_ error: any Error) -> Never {
+        FileHandle.standardError.write(Data("storybook: check failed: \(error)\n".utf8))
+        Foundation.exit(2)
+    }
+}

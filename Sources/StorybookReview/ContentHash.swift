@@ -1,0 +1,22 @@
+/// FNV-1a, 64 bits: a fast, stable content hash for strong ETags and projection hashes.
+package enum ContentHash {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        // Contiguous bytes (arrays, the common case) hash without per-element iterator overhead.
+        let hash = bytes.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(bytes)
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// A strong ETag for `bytes`: `"<hash>"`.
+    package static func etag(_ bytes: some Sequence<UInt8>) -> String {
+        "\"\(hex(bytes))\""
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+
+/// The serial queue that owns all story state: every edit, validation, render, journal write and
+/// broadcast runs on it, in arrival order, so sessions need no locks. Types that assume the rule
+/// (``StoryHub``) call ``assertOnQueue()`` at their entry points: calling them from anywhere else
+/// traps at once instead of racing (`dispatchPrecondition`, checked in debug and release builds).
+///
+/// Long read-only work (the review page's full check) does not belong here: it runs on
+/// ``readOnlyWork`` with values copied from this queue, so edits never wait behind it.
+final class AppQueue: Sendable {
+    let queue = DispatchQueue(label: "storybook.app", qos: .userInitiated)
+    /// Where read-only work that may take long runs, off the queue that applies edits.
+    let readOnlyWork = DispatchQueue(label: "storybook.read-only", qos: .userInitiated, attributes: .concurrent)
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    func asyncAfter(_ delay: Double, _ work: @escaping @Sendable () -> Void) {
+        queue.asyncAfter(deadline: .now() + delay, execute: work)
+    }
+
+    func sync<T>(_ work: () throws -> T) rethrows -> T {
+        try queue.sync(execute: work)
+    }
+
+    /// Traps unless called on the app queue.
+    func assertOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+}
