@@ -107,8 +107,11 @@ final class StoryHub {
             return .failure(EditError(.notFound, "unknown component '\(session.story.component.id)'"))
         }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 120 else {
+        guard !trimmed.isEmpty, name.count <= 120 else {
             return .failure(EditError(.badMessage, "a variant name has 1 to 120 characters", path: "/name"))
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(EditError(.badMessage, "a variant name may not contain control characters", path: "/name"))
         }
         let extended: AnyComponent
         switch component.addingSavedVariant(named: trimmed, props: session.props) {
