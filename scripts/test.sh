@@ -22,6 +22,9 @@ swift build --package-path Examples/TasksStorybook
 echo "== swift test"
 swift test --skip-build --parallel
 
+echo "== fuzzing: JSON parser, JSON Patch, Props decoding, client messages (libFuzzer)"
+scripts/fuzz.sh 10
+
 echo "== snapshot review of the demo catalog (storybook check)"
 .build/debug/storybook check --snapshots Snapshots
 

@@ -23,7 +23,7 @@ def test_the_server_keeps_docs_openapi_yaml():
         run = subprocess.run(
             [str(schemathesis), "run", str(ROOT / "docs" / "openapi.yaml"), "--url", server.url, "--checks", CHECKS,
              "--max-examples", "5", "--seed", "1", "--no-shrink", "--workers", "1", "--request-timeout", "10",
-             "--max-time", "150",
+             "--max-time", "110",
              "--generation-allow-x00", "false"],  # lws 4.1 drops a request with %00 in its URL, unanswered (docs/protocol.md)
             capture_output=True, text=True, timeout=240,
         )
