@@ -2,6 +2,7 @@
 // by this browser or another), newest first.
 
 import { h, clockTime } from './dom.js';
+import { stringify } from './json.js';
 
 const LIMIT = 500;
 
@@ -27,10 +28,13 @@ export class ActionsLog {
     this.total += 1;
     this.count.textContent = String(this.total);
     const own = action.ref && this.isOwnRef(action.ref);
-    const payload = action.payload === undefined || action.payload === null ? '' : JSON.stringify(action.payload);
+    const payload = action.payload === undefined || action.payload === null ? '' : stringify(action.payload);
     const row = h('li', { class: 'action-row' },
       h('span', { class: 'a-time', title: action.at }, clockTime(action.at)),
-      h('span', { class: 'a-command' }, action.command),
+      h('span', { class: 'a-command', title: action.handledBy ? `${action.command}, handled by the embedded ${action.handledBy}` : action.command },
+        action.command,
+        // A command from an embedded child's view: the child component that handled it.
+        action.handledBy ? h('span', { class: 'a-handler' }, ` ↳ ${action.handledBy}`) : null),
       h('span', { class: 'a-payload', title: payload }, payload || '—'),
       h('span', { class: 'a-source' }, own ? 'you' : action.source || ''),
       h('span', { class: 'a-version' }, action.version ? `v${action.version}` : ''));

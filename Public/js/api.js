@@ -1,6 +1,8 @@
 // HTTP calls to the server's API, and where the UI reads its data from: the server's API, or the
 // files of a static site (`storybook export --site DIR`).
 
+import { parse as parseJSON, stringify } from './json.js';
+
 /**
  * Sends a request with an optional JSON body; resolves to `{ok, status, body, error}` where `error`
  * is a message for people (the server's `error.message`, or what went wrong on the way). Never rejects.
@@ -9,7 +11,7 @@ export async function requestJSON(method, url, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.body = stringify(body);
   }
   let response;
   try {
@@ -20,7 +22,7 @@ export async function requestJSON(method, url, body) {
   let parsed = null;
   const text = await response.text().catch(() => '');
   try {
-    parsed = text ? JSON.parse(text) : null;
+    parsed = text ? parseJSON(text) : null;
   } catch {
     parsed = null;
   }

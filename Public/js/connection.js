@@ -6,6 +6,8 @@
 //   open     {reconnected}   the socket is open and the subscriptions were sent again
 //   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history' | 'replay', ...})
 
+import { parse as parseJSON, stringify } from './json.js';
+
 const PROTOCOL = 'storybook.v1';
 const OFFLINE_AFTER_ATTEMPTS = 3; // failed reconnects before the indicator says "offline"
 
@@ -60,7 +62,7 @@ export class Connection extends EventTarget {
     socket.addEventListener('message', (event) => {
       let message;
       try {
-        message = JSON.parse(event.data);
+        message = parseJSON(event.data);
       } catch {
         return;
       }
@@ -81,7 +83,7 @@ export class Connection extends EventTarget {
 
   rawSend(message) {
     try {
-      this.socket.send(JSON.stringify(message));
+      this.socket.send(stringify(message));
       return true;
     } catch {
       return false;

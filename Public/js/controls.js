@@ -8,6 +8,7 @@
 // the focus and the text being typed kept.
 
 import { h, debounce } from './dom.js';
+import { parse as parseJSON, stringify, numberText, clone } from './json.js';
 import * as JSONPointer from './json-pointer.js';
 import {
   defaultValue, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
@@ -308,7 +309,7 @@ export class Controls {
     input.addEventListener('input', edited);
     input.addEventListener('blur', () => this.sender(pointer).flush());
     input.addEventListener('keydown', (event) => { if (event.key === 'Enter') this.sender(pointer).flush(); });
-    this.bind(pointer, (v) => { if (Number(input.value) !== v || input.value === '') input.value = String(v); });
+    this.bind(pointer, (v) => { if (input.value !== numberText(v)) input.value = numberText(v); });
     return this.row(pointer, options, integer ? 'integer' : 'number', input);
   }
 
@@ -454,7 +455,9 @@ export class Controls {
     try {
       const fromVariant = await this.hooks.variantValue(pointer, name);
       const unionCase = schema.cases.find((c) => c.name === name);
-      const value = fromVariant !== undefined ? fromVariant : caseValue(unionCase);
+      // A value of the case from this component's variants, else the schema's example (from the
+      // variants of the component, or of the child component it embeds), else a default.
+      const value = fromVariant !== undefined ? fromVariant : unionCase.example !== undefined ? clone(unionCase.example) : caseValue(unionCase);
       this.send(pointer, value);
     } finally {
       select.disabled = false;
@@ -463,7 +466,7 @@ export class Controls {
 
   /** Raw JSON for what the schema does not describe; applied when the field is left. */
   unknown(value, pointer, options, mismatch) {
-    const text = JSON.stringify(value === undefined ? null : value, null, 2);
+    const text = stringify(value === undefined ? null : value, 2);
     const area = h('textarea', {
       class: 'mono raw', value: text, rows: Math.min(8, text.split('\n').length), spellcheck: false,
       dataset: { controlPointer: pointer, role: 'value' },
@@ -472,7 +475,7 @@ export class Controls {
     area.addEventListener('change', () => {
       let parsed;
       try {
-        parsed = JSON.parse(area.value);
+        parsed = parseJSON(area.value);
       } catch (error) {
         this.setError(pointer, `not JSON: ${error.message}`);
         return;
@@ -481,15 +484,15 @@ export class Controls {
       this.send(pointer, parsed);
     });
     this.bind(pointer, (v) => {
-      const next = JSON.stringify(v, null, 2);
+      const next = stringify(v, 2);
       if (area.value !== next) area.value = next;
     });
     return this.row(pointer, { ...options, stacked: true }, mismatch ? 'JSON (does not match the schema)' : 'JSON', area);
   }
 
   readOnly(value, pointer, options) {
-    const output = h('output', { class: 'read-only mono', textContent: typeof value === 'string' ? value : JSON.stringify(value) });
-    this.bind(pointer, (v) => { output.textContent = typeof v === 'string' ? v : JSON.stringify(v); });
+    const output = h('output', { class: 'read-only mono', textContent: typeof value === 'string' ? value : stringify(value) });
+    this.bind(pointer, (v) => { output.textContent = typeof v === 'string' ? v : stringify(v); });
     return this.row(pointer, options, 'read-only', output);
   }
 

@@ -1,5 +1,7 @@
 // Small DOM helpers: building elements without innerHTML, so no value ever becomes markup.
 
+import { canonical } from './json.js';
+
 /**
  * Creates an element. `props` keys: `class`, `dataset` (object), `on` (event -> handler),
  * `attrs` (plain attributes), anything else is set as a property (`value`, `checked`, `textContent`...).
@@ -80,9 +82,5 @@ export function clockTime(iso) {
 
 /** JSON with object keys sorted: a canonical form to compare props. */
 export function canonicalJSON(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return canonical(value);
 }

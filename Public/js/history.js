@@ -5,6 +5,7 @@
 // Keys (when the focus is not in a text field): Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Ctrl+Y) redo.
 
 import { h, debounce, isTyping, clockTime } from './dom.js';
+import { stringify } from './json.js';
 
 const SEEK_DEBOUNCE_MS = 180;
 const LIST_LIMIT = 300;
@@ -184,7 +185,7 @@ function summarize(entry) {
   if (!patch.length) return 'no change';
   if (patch.length === 1) {
     const op = patch[0];
-    const value = op.value === undefined ? '' : ` = ${truncate(JSON.stringify(op.value), 40)}`;
+    const value = op.value === undefined ? '' : ` = ${truncate(stringify(op.value), 40)}`;
     return `${op.op} ${op.path || '/'}${op.op === 'replace' || op.op === 'add' ? value : ''}`;
   }
   return `${patch.length} changes: ${[...new Set(patch.map((op) => op.path || '/'))].slice(0, 3).join(', ')}${patch.length > 3 ? '…' : ''}`;

@@ -3,6 +3,7 @@
 // A refused replace keeps the text and shows the server's message (the controls highlight the field).
 
 import { canonicalJSON } from './dom.js';
+import { parse as parseJSON, stringify } from './json.js';
 
 export class JsonEditor {
   /** @param els {textarea, apply, revert, format, status}; hooks {apply(props) -> bool, onLocalError()} */
@@ -35,7 +36,7 @@ export class JsonEditor {
     revert.addEventListener('click', () => this.revert());
     format.addEventListener('click', () => {
       try {
-        this.textarea.value = pretty(JSON.parse(this.textarea.value));
+        this.textarea.value = pretty(parseJSON(this.textarea.value));
         this.dirty = this.textarea.value !== pretty(this.live);
         this.renderStatus();
       } catch (error) {
@@ -79,7 +80,7 @@ export class JsonEditor {
   apply() {
     let props;
     try {
-      props = JSON.parse(this.textarea.value);
+      props = parseJSON(this.textarea.value);
     } catch (error) {
       this.setStatus('error', syntaxMessage(error, this.textarea.value));
       this.hooks.onLocalError?.();
@@ -141,12 +142,12 @@ export class JsonEditor {
 }
 
 function pretty(value) {
-  return value === undefined ? '' : JSON.stringify(value, null, 2);
+  return value === undefined ? '' : stringify(value, 2);
 }
 
 function safeParse(text) {
   try {
-    return JSON.parse(text);
+    return parseJSON(text);
   } catch {
     return undefined;
   }

@@ -23,6 +23,7 @@ import * as URLState from './url-state.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
 import { h, canonicalJSON } from './dom.js';
+import { parse as parseJSON, clone } from './json.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -217,7 +218,7 @@ async function loadStaticStory(storyId) {
   try {
     const response = await fetch(paths.story(storyId));
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    const story = await response.json();
+    const story = parseJSON(await response.text());
     if (current.storyId === storyId) onState({ ...story, type: 'state', story: storyId });
   } catch (error) {
     if (current.storyId === storyId) showStageMessage('error', `Could not load the story ${storyId} (${error.message}).`);
@@ -227,7 +228,7 @@ async function loadStaticStory(storyId) {
 function loadSchema(componentId) {
   if (!schemas.has(componentId)) {
     schemas.set(componentId, fetch(paths.schema(componentId))
-      .then((response) => (response.ok ? response.json() : null))
+      .then(async (response) => (response.ok ? parseJSON(await response.text()) : null))
       .catch(() => {
         schemas.delete(componentId);
         return null;
@@ -258,7 +259,7 @@ function componentVariants() {
   if (!component) return null;
   if (!current.variants) {
     current.variants = Promise.all(component.stories.map((id) => fetch(paths.story(id))
-      .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
+      .then(async (r) => (r.ok ? parseJSON(await r.text()) : null)).catch(() => null)));
   }
   return current.variants;
 }
@@ -271,7 +272,7 @@ async function variantValue(pointer, caseName) {
   for (const story of stories) {
     if (!story) continue;
     for (const value of valuesAt(story.props, tokens)) {
-      if (caseOf(value) === caseName) return structuredClone(value);
+      if (caseOf(value) === caseName) return clone(value);
     }
   }
   return undefined;

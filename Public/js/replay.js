@@ -10,6 +10,7 @@
 //               A bad entry is refused as a whole (422): nothing is applied and the error is shown.
 
 import { requestJSON } from './api.js';
+import { parse as parseJSON } from './json.js';
 
 const RESULT_MS = 4000; // how long "Replay finished" stays in place of the progress
 
@@ -150,7 +151,7 @@ export class ReplayControls {
     this.hideError();
     let recording;
     try {
-      recording = JSON.parse(await file.text());
+      recording = parseJSON(await file.text());
     } catch (error) {
       this.showError(`Import failed: ${file.name} is not JSON (${error.message}). Nothing was applied.`);
       return;

@@ -1,6 +1,8 @@
 // Values built from the editor schema (docs/schema.md): defaults for new array items, union cases
 // and optionals switched on, plus the checks a control runs before anything is sent.
 
+import { ExactNumber, isNumber, isInteger, numberFromText } from './json.js';
+
 /** A value of `schema` to start from. */
 export function defaultValue(schema) {
   switch (schema?.type) {
@@ -42,7 +44,7 @@ export function caseValue(unionCase) {
 
 /** The case name of a union value ({"loading": {...}} -> "loading"), or null. */
 export function caseOf(value) {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (!isObject(value)) return null;
   const keys = Object.keys(value);
   return keys.length === 1 ? keys[0] : null;
 }
@@ -61,8 +63,8 @@ export function fits(schema, value) {
   switch (schema?.type) {
     case 'object': return isObject(value);
     case 'string': case 'command': return typeof value === 'string';
-    case 'integer': return Number.isInteger(value);
-    case 'number': return typeof value === 'number';
+    case 'integer': return isInteger(value);
+    case 'number': return isNumber(value);
     case 'boolean': return typeof value === 'boolean';
     case 'optional': return value === null || fits(schema.wrapped, value);
     case 'array': return Array.isArray(value);
@@ -74,7 +76,7 @@ export function fits(schema, value) {
 }
 
 export function isObject(value) {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof ExactNumber);
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -104,25 +106,25 @@ export function checkString(format, text) {
   }
 }
 
-/** The number typed into an integer or number control, or {error}. */
+/**
+ * The number typed into an integer or number control, or {error}. Every digit is kept: a number
+ * a JavaScript number would round is an ExactNumber (the server checks it fits the field).
+ */
 export function parseNumber(text, integer) {
   const trimmed = text.trim();
   if (integer) {
     if (!JSON_INTEGER.test(trimmed)) return { error: `expected an integer, found “${trimmed || 'nothing'}”` };
-    const value = Number(trimmed);
-    if (!Number.isSafeInteger(value)) return { error: 'integer out of range' };
-    return { value };
+    return { value: numberFromText(trimmed) };
   }
   if (!JSON_NUMBER.test(trimmed)) return { error: `expected a number, found “${trimmed || 'nothing'}”` };
-  const value = Number(trimmed);
-  if (!Number.isFinite(value)) return { error: 'number out of range' };
-  return { value };
+  return { value: numberFromText(trimmed) };
 }
 
 /** The shape of a JSON value: kinds, keys and lengths but not scalar contents. Controls are
  * rebuilt when it changes and updated in place when it does not. */
 export function shapeOf(value) {
   if (value === null) return '0';
+  if (value instanceof ExactNumber) return 'n';
   if (Array.isArray(value)) return `[${value.map(shapeOf).join(',')}]`;
   if (typeof value === 'object') return `{${Object.keys(value).map((k) => `${JSON.stringify(k)}:${shapeOf(value[k])}`).join(',')}}`;
   return typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';

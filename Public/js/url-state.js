@@ -9,6 +9,8 @@
 // Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
 // from the live props), then drops `props` from the address bar so a reload does not re-apply them.
 
+import { parse as parseJSON, stringify } from './json.js';
+
 /** Base64url (RFC 4648 §5, no padding) of the UTF-8 bytes of `text`. */
 export function encodeBase64Url(text) {
   const bytes = new TextEncoder().encode(text);
@@ -47,7 +49,7 @@ export function readLocation(location = window.location) {
   const result = { storyId };
   if (params.has('props')) {
     try {
-      result.props = JSON.parse(decodeBase64Url(params.get('props')));
+      result.props = parseJSON(decodeBase64Url(params.get('props')));
     } catch (error) {
       result.propsError = `The link's props could not be read: ${error.message}`;
     }
@@ -58,7 +60,7 @@ export function readLocation(location = window.location) {
 /** The fragment for a story, optionally with props. */
 export function storyHash(storyId, props) {
   let hash = `#/story/${encodeURIComponent(storyId)}`;
-  if (props !== undefined) hash += `?props=${encodeBase64Url(JSON.stringify(props))}`;
+  if (props !== undefined) hash += `?props=${encodeBase64Url(stringify(props))}`;
   return hash;
 }
 

@@ -12,6 +12,8 @@ public enum DemoCatalog {
             Movies.app
             Movies.list
             Movies.detail
+            Cart.component
+            Cart.line
         }
     }
 }

@@ -143,6 +143,8 @@ public enum Movies {
     .suggesting(suggest)
 
     /// Opening a movie routes to its detail; back routes to the list; sign in and out toggle the user.
+    /// The children's own commands reach them first (the list selects, the detail toggles the
+    /// favorite: `Embed` writes their suggestions back); this function sees them afterwards.
     static func suggest(_ props: MoviesProps, _ invocation: CommandInvocation) -> MoviesProps? {
         var next = props
         let name = invocation.command.name
@@ -154,8 +156,6 @@ public enum Movies {
             next.user = MovieUser(name: "Evey")
         case "sign-out":
             next.user = nil
-        case "favorite.toggle":
-            next.detail?.isFavorite.toggle()
         case _ where name.hasPrefix("open:"):
             guard let movie = props.list.movies.first(where: { $0.open == invocation.command }) else { return nil }
             next.route = ["movies", movie.id]

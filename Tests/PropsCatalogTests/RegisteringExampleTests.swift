@@ -25,7 +25,77 @@ private let counter = Component<Counter>("Demo/Counter") { Button("+1 (\($0.coun
         invocation.command.name == "increment" ? Counter(count: props.count + 1) : nil
     }
 
+private struct Note: Codable, Sendable, Equatable {
+    var text: String
+}
+
+private let note = Component<Note>("Demo/Note") { props in
+    TextField("Note", value: props.text, command: "note.update")
+}
+.variant("Empty", Note(text: ""))
+.suggesting { props, invocation in
+    guard invocation.command == "note.update", let text = invocation.text else { return nil }
+    return Note(text: text)
+}
+
+private enum CounterCommand: String, CommandRepresentable, CaseIterable {
+    case increment, reset
+}
+
+private let typedCounter = Component<Counter>("Demo/Typed Counter") { props in
+    Button("+1 (\(props.count))", command: CounterCommand.increment)
+    Button("Reset", command: CounterCommand.reset)
+}
+.variant("Zero", Counter(count: 0))
+.suggesting(CounterCommand.self) { props, invocation in
+    switch invocation.command {
+    case .increment: Counter(count: props.count + 1)
+    case .reset: Counter(count: 0)
+    }
+}
+
+private struct Shelf: Codable, Sendable, Equatable {
+    var title: String
+    var counter: Counter
+}
+
+private let shelf = Component<Shelf>("Demo/Shelf") { props in
+    Heading(props.title)
+    Embed(counter, props.counter)
+}
+.variant("Default", Shelf(title: "Counts", counter: Counter(count: 2)))
+
 @Suite struct RegisteringExampleTests {
+    private func session(_ id: String) throws -> StorySession {
+        let catalog = try Catalog { note; typedCounter; shelf }
+        return try StorySession(story: #require(catalog.story(id: id)))
+    }
+
+    @Test func theTextOfAFieldArrivesAsInvocationText() throws {
+        var session = try session("demo-note--empty")
+        _ = session.apply(.dispatch(CommandInvocation("note.update", payload: "Buy milk")), source: .http)
+        #expect(session.props == ["text": "Buy milk"])
+    }
+
+    @Test func typedCommandsAreStringsOnTheWireAndTypedInTheSuggestion() throws {
+        var session = try session("demo-typed-counter--zero")
+        #expect(session.projections.text.contains("-> increment"))
+        _ = session.apply(.dispatch(CommandInvocation("increment")), source: .http)
+        _ = session.apply(.dispatch(CommandInvocation("increment")), source: .http)
+        #expect(session.props == ["count": 2])
+        _ = session.apply(.dispatch(CommandInvocation("reset")), source: .http)
+        #expect(session.props == ["count": 0])
+        let typo = session.apply(.dispatch(CommandInvocation("incremnt")), source: .http)
+        #expect(typo.failure?.code == .unknownCommand)
+    }
+
+    @Test func aCommandInsideAnEmbeddedChildIsWrittenBackWhereTheChildsPropsCameFrom() throws {
+        var session = try session("demo-shelf--default")
+        #expect(session.story.component.handlers(of: "increment", in: session.props) == ["Demo/Counter"])
+        _ = session.apply(.dispatch(CommandInvocation("increment")), source: .http)
+        #expect(session.props == ["title": "Counts", "counter": ["count": 3]])
+    }
+
     @Test func theDocumentedExampleRegistersAndRenders() throws {
         let catalog = try Catalog { greeting; counter }
         #expect(catalog.stories.map(\.id) == ["demo-greeting--guest", "demo-greeting--member", "demo-counter--zero"])

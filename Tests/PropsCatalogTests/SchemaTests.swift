@@ -322,9 +322,10 @@ struct SchemaTests {
         {"type":"union","name":"LoginProps","cases":[
           {"name":"input","fields":[{"name":"_0","schema":{"type":"object","name":"LoginForm","fields":[
             {"name":"username","schema":{"type":"string"}},
-            {"name":"password","schema":{"type":"string"}}]}}]},
-          {"name":"cancelling","fields":[]},
-          {"name":"loading","fields":[{"name":"cancel","schema":{"type":"command"}}]}
+            {"name":"password","schema":{"type":"string"}}]}}],
+           "example":{"input":{"_0":{"username":"ada","password":""}}}},
+          {"name":"cancelling","fields":[],"example":{"cancelling":{}}},
+          {"name":"loading","fields":[{"name":"cancel","schema":{"type":"command"}}],"example":{"loading":{"cancel":"cancel"}}}
         ]}
         """)
         #expect(schema.json == expected, "\(schema.json.serialized(pretty: true))")
@@ -371,7 +372,7 @@ struct SchemaTests {
     func unionBorrowsValue() throws {
         let schema = EditorSchema.infer(Session.self, samples: [try encode(Session(login: .cancelling, saved: nil))])
         #expect(schema.schema(at: "/saved") == .optional(wrapped: .object(name: "Saved", fields: [
-            .init(name: "login", schema: .union(name: "LoginProps", cases: [.init(name: "cancelling", fields: [])])),
+            .init(name: "login", schema: .union(name: "LoginProps", cases: [.init(name: "cancelling", fields: [], example: ["cancelling": [:]])])),
             .init(name: "note", schema: .string()),
         ])))
     }

@@ -112,7 +112,7 @@ def test_opens_the_catalog_and_the_first_story(server, ui):
     expect(tree.locator(".tree-row.is-group", has_text="Auth")).to_be_visible()
     expect(tree.locator(".tree-row.is-component", has_text="Login")).to_be_visible()
     expect(tree.locator('.tree-row.is-active[data-story="auth-login--empty"]')).to_be_visible()
-    expect(page.locator("#tree-status")).to_have_text("29 stories")
+    expect(page.locator("#tree-status")).to_have_text("33 stories")
     expect(preview(page).locator("h1")).to_have_text("Sign in")
     # The preview is sandboxed without scripts.
     assert page.locator("#preview").get_attribute("sandbox") == "allow-same-origin"
@@ -129,7 +129,7 @@ def test_finds_a_story_by_filter_and_keyboard(server, ui):
     rows = page.locator("#tree .tree-row.is-story")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_text("Hostile")
-    expect(page.locator("#tree-status")).to_have_text("1 of 29 stories")
+    expect(page.locator("#tree-status")).to_have_text("1 of 33 stories")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"#/story/profile-user-profile--hostile$"))
     wait_ready(page)

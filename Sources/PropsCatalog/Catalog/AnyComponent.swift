@@ -26,10 +26,12 @@ public struct AnyComponent: Sendable {
     /// Whether the component turns commands into suggested Props.
     public let hasSuggestions: Bool
     private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
-    private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, PropsError>
+    private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
+    private let handlersOf: @Sendable (Command, JSONValue) -> [String]
     private let inferSchema: @Sendable () -> EditorSchema
 
-    /// Erases `component`, encoding each variant. Throws when a variant's props cannot be encoded.
+    /// Erases `component`, encoding each variant. Throws when a variant's props cannot be encoded,
+    /// or when a hint's path names no field of the schema.
     public init<Props>(_ component: Component<Props>) throws(CatalogError) {
         let encoder = JSONValueEncoder()
         let id = Slug.make(component.title)
@@ -46,14 +48,21 @@ public struct AnyComponent: Sendable {
         self.title = component.title
         self.propsType = String(describing: Props.self)
         self.variants = variants
-        self.hasSuggestions = component.suggestion != nil
+        // The children the variants embed: their schemas and variants teach the parent's schema.
+        var children: [String: EmbeddedChild] = [:]
+        for variant in component.variants {
+            for child in EmbedRecorder.children({ component.view(variant.props) }) where children[child.title] == nil {
+                children[child.title] = child
+            }
+        }
+        self.hasSuggestions = component.suggestion != nil || !children.isEmpty
 
         let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
             do {
                 let props = try PropsDecoding.decode(Props.self, from: json)
                 let canonical = try encoder.encode(props)
-                if let unknown = PropsDecoding.unknownMember(in: json, comparedWith: canonical) {
-                    return .failure(unknown)
+                if let difference = PropsDecoding.firstDifference(sent: json, kept: canonical) {
+                    return .failure(difference)
                 }
                 return .success((props, Validated(props: canonical, view: component.view(props))))
             } catch let error as PropsError {
@@ -64,18 +73,25 @@ public struct AnyComponent: Sendable {
         }
         self.validateJSON = { json in decodeAndRender(json).map(\.1) }
         self.suggestJSON = { json, invocation in
-            decodeAndRender(json).flatMap { props, _ in
-                guard let suggested = component.suggest(props, invocation) else { return .success(nil) }
-                do {
-                    return .success(try encoder.encode(suggested))
-                } catch {
-                    return .failure(PropsError(path: JSONPointer(), message: "cannot encode suggested props: \(error)"))
-                }
-            }
+            component.route(json, invocation)
+        }
+        self.handlersOf = { command, json in
+            guard let props = try? PropsDecoding.decode(Props.self, from: json) else { return [] }
+            return component.handlers(of: command, in: props)
         }
         let samples = variants.map(\.props)
         let hints = component.hints
-        self.inferSchema = { EditorSchema.infer(Props.self, samples: samples, hints: hints) }
+        let teachers = children.keys.sorted().map { children[$0]!.teachSchema }
+        self.inferSchema = { EditorSchema.infer(Props.self, samples: samples, hints: hints, teachers: teachers) }
+        if !hints.isEmpty {
+            let unhinted = EditorSchema.infer(Props.self, samples: samples, teachers: teachers)
+            if let path = unhinted.unmatchedHints(hints).first {
+                if unhinted.schema(at: path) != nil {
+                    throw CatalogError.unsuitableHint(title: component.title, path: path, hint: hints[path]!)
+                }
+                throw CatalogError.unmatchedHint(title: component.title, path: path, nearest: unhinted.nearestPath(to: path))
+            }
+        }
     }
 
     /// Decodes `json` into the Props type and renders it; the error names the field at fault.
@@ -85,8 +101,17 @@ public struct AnyComponent: Sendable {
 
     /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.
     /// The result still has to be validated like any edit.
-    public func suggest(from json: JSONValue, _ invocation: CommandInvocation) -> Result<JSONValue?, PropsError> {
+    /// A command from an embedded child's view goes to that child first and its suggestion is
+    /// written back where the child's props are; a typed command the component does not know is
+    /// an `unknown-command` error.
+    public func suggest(from json: JSONValue, _ invocation: CommandInvocation) -> Result<JSONValue?, EditError> {
         suggestJSON(json, invocation)
+    }
+
+    /// The titles of the embedded components (outermost first) that handle `command` used in the
+    /// view of `json` before this component does; empty when the command is the component's own.
+    public func handlers(of command: Command, in json: JSONValue) -> [String] {
+        handlersOf(command, json)
     }
 
     /// The editor schema of the Props type, inferred from the type and the variants.

@@ -21,4 +21,13 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
     static func unencodableVariant(title: String, variant: String, reason: String) -> CatalogError {
         CatalogError(description: "component '\(title)' variant '\(variant)' cannot be encoded: \(reason)")
     }
+
+    static func unmatchedHint(title: String, path: String, nearest: String?) -> CatalogError {
+        let suggestion = nearest.map { ": did you mean '\($0)'?" } ?? ": the schema has no fields"
+        return CatalogError(description: "component '\(title)' has a hint for '\(path)', which names no field of its schema\(suggestion)")
+    }
+
+    static func unsuitableHint(title: String, path: String, hint: FieldHint) -> CatalogError {
+        CatalogError(description: "component '\(title)' has the hint .\(hint) for '\(path)', which it cannot apply there (.multiline and .color need a string, .readOnly a field)")
+    }
 }

@@ -1,8 +1,10 @@
 /// A command as a value: what a button or a field sends when used, instead of a closure.
 ///
-/// Encodes as a plain JSON string (`"login"`), so it can live inside Props, be rendered into a
-/// projection, travel in a `dispatch` message and be recorded like any other value.
-public struct Command: Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+/// Encodes as a plain JSON string (`"login"`, `"remove:42"`), so it can live inside Props, be
+/// rendered into a projection, travel in a `dispatch` message and be recorded like any other
+/// value. Write it as a string literal, with interpolation (`"remove:\(item.id)"`), or from a
+/// typed command (`Command(CartCommand.checkout)`, see `CommandRepresentable`).
+public struct Command: Codable, Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The command's name, e.g. `login` or `username.update`.
     public var name: String
 
@@ -10,8 +12,18 @@ public struct Command: Codable, Sendable, Hashable, ExpressibleByStringLiteral, 
         self.name = name
     }
 
+    /// The command a typed command value stands for: its JSON string, or, for a value that does
+    /// not encode as a string (an enum with associated values), its compact canonical JSON text.
+    public init(_ value: some CommandRepresentable) {
+        self = value.command
+    }
+
     public init(stringLiteral value: String) {
         self.name = value
+    }
+
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self.name = String(stringInterpolation: stringInterpolation)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,16 +38,10 @@ public struct Command: Codable, Sendable, Hashable, ExpressibleByStringLiteral, 
     public var description: String { name }
 }
 
-/// A command being used: the command value plus what came with it (the text typed into a field).
-public struct CommandInvocation: Sendable, Hashable {
-    public var command: Command
-    public var payload: JSONValue?
+/// A command being used, untyped: the `Command` plus what came with it (the text typed into a field).
+public typealias CommandInvocation = Invocation<Command>
 
-    public init(_ command: Command, payload: JSONValue? = nil) {
-        self.command = command
-        self.payload = payload
-    }
-
-    /// The payload as a string, when it is one.
-    public var text: String? { payload?.stringValue }
+extension Command: CommandRepresentable {
+    /// Itself: every command is one of `Command`'s.
+    public var command: Command { self }
 }

@@ -21,7 +21,8 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     /// Per-field editor hints, keyed by schema path (`/bio`, `/items/*/note`).
     public private(set) var hints: [String: FieldHint] = [:]
     let render: @Sendable (Props) -> [ViewNode]
-    private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Props?)?
+    /// The suggestion function: the next Props, nil for no change, or an unknown typed command.
+    private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Result<Props?, UnknownCommand>)?
 
     /// A component rendered by `render`, a pure function of its Props.
     public init(_ title: String, @ViewBuilder render: @escaping @Sendable (Props) -> [ViewNode]) {
@@ -41,7 +42,22 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     /// are validated like every other edit before they become live.
     public func suggesting(_ suggest: @escaping @Sendable (Props, CommandInvocation) -> Props?) -> Self {
         var copy = self
-        copy.suggestion = suggest
+        copy.suggestion = { props, invocation in .success(suggest(props, invocation)) }
+        return copy
+    }
+
+    /// The same component with a suggestion function over typed commands: each command is decoded
+    /// into `Commands` first, and one that does not decode is refused as `unknown-command` (unless
+    /// an embedded child handled it: then it only passes by).
+    public func suggesting<Commands: CommandRepresentable>(
+        _ commands: Commands.Type, _ suggest: @escaping @Sendable (Props, Invocation<Commands>) -> Props?
+    ) -> Self {
+        var copy = self
+        copy.suggestion = { props, invocation in
+            Commands.decodeCommand(invocation.command).map { command in
+                suggest(props, Invocation(command, payload: invocation.payload))
+            }
+        }
         return copy
     }
 
@@ -57,8 +73,10 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
         render(props)
     }
 
-    /// The Props a command suggests, if the component defines a suggestion for it.
+    /// The Props the component's own suggestion function gives for a command (nil when it gives
+    /// none or does not know the command). Embedded children are not asked: `Catalog` routes
+    /// commands to them (docs/registering.md).
     public func suggest(_ props: Props, _ invocation: CommandInvocation) -> Props? {
-        suggestion?(props, invocation)
+        (try? suggestion?(props, invocation).get()) ?? nil
     }
 }

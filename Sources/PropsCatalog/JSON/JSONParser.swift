@@ -229,8 +229,8 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text), double.isFinite else { throw error("number out of range") }
-        return .double(double)
+        guard let number = JSONValue.number(text: text) else { throw error("number out of range") }
+        return number
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

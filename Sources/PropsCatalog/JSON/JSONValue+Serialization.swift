@@ -22,6 +22,7 @@ extension JSONValue {
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .integer(let value): out.append(contentsOf: String(value).utf8)
         case .double(let value): out.append(contentsOf: Self.format(value).utf8)
+        case .exactNumber(let text): out.append(contentsOf: text.utf8)
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let elements):
             guard !elements.isEmpty else { out.append(contentsOf: "[]".utf8); return }

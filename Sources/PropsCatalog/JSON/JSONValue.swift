@@ -1,12 +1,17 @@
 /// A JSON document as a value: what the server, the journal and the browser exchange.
 ///
-/// Integers and doubles are kept apart so that `1` stays `1` and `1.5` stays `1.5`;
-/// objects are unordered and always serialized with sorted keys, so equal values have equal bytes.
+/// Integers and doubles are kept apart so that `1` stays `1` and `1.5` stays `1.5`; a number that
+/// neither `Int64` nor `Double` holds exactly (a `UInt64` above `Int64.max`, a `Decimal` with more
+/// digits than a double) keeps its decimal text (`exactNumber`). Make numbers from text with
+/// `JSONValue.number(text:)`, which picks the one form for each value. Objects are unordered and
+/// always serialized with sorted keys, so equal values have equal bytes.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
     case double(Double)
+    /// A JSON number kept as its text, for values that `Int64` and `Double` cannot hold exactly.
+    case exactNumber(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -18,7 +23,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .integer, .double: "a number"
+        case .integer, .double, .exactNumber: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
@@ -48,6 +53,7 @@ extension JSONValue {
         switch self {
         case .integer(let value): value
         case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: Int64(value)
+        case .exactNumber(let text): Int64(text)
         default: nil
         }
     }
@@ -58,11 +64,12 @@ extension JSONValue {
     }
 
 
-    /// Structural equality as JSON means it: `1` equals `1.0`.
+    /// Structural equality as JSON means it: `1` equals `1.0` (numbers are compared by value).
     public func jsonEquals(_ other: JSONValue) -> Bool {
+        if let a = numberText, let b = other.numberText, self != other {
+            return DecimalText(a) == DecimalText(b)
+        }
         switch (self, other) {
-        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
-            return Double(a) == b
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.jsonEquals($1) }
         case (.object(let a), .object(let b)):

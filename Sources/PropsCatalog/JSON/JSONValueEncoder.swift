@@ -5,7 +5,10 @@ import Foundation
 /// Differences from `JSONEncoder`, on purpose: a nil optional is written as an explicit `null`
 /// (so every field is visible to editors and schemas), dates are ISO 8601 strings (with
 /// milliseconds when they have a fraction), URLs their absolute string, UUIDs their uuidString,
-/// `Data` base64. Non-finite doubles cannot be JSON and throw.
+/// `Data` base64, `Decimal` its exact decimal text, `UInt64` every digit. Sets and dictionaries
+/// whose keys are not strings (both come out of Swift in hash order, which changes from process
+/// to process) are written in a canonical order, so equal values give equal bytes in every run.
+/// Non-finite doubles cannot be JSON and throw.
 public struct JSONValueEncoder: Sendable {
     public init() {}
 
@@ -39,6 +42,9 @@ private final class EncodingNode {
         if let special = try specialValue(value, codingPath: codingPath) { return special }
         let node = EncodingNode()
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+        if let unordered = value as? any HashOrderedCollection {
+            return type(of: unordered).canonicalOrder(node.frozen)
+        }
         return node.frozen
     }
 
@@ -48,7 +54,11 @@ private final class EncodingNode {
         case let url as URL: return .string(url.absoluteString)
         case let uuid as UUID: return .string(uuid.uuidString)
         case let data as Data: return .string(data.base64EncodedString())
-        case let decimal as Decimal: return .double(NSDecimalNumber(decimal: decimal).doubleValue)
+        case let decimal as Decimal:
+            guard let number = JSONValue.number(text: decimal.description) else {
+                throw EncodingError.invalidValue(decimal, .init(codingPath: codingPath, debugDescription: "\(decimal) has no JSON form"))
+            }
+            return number
         default: return nil
         }
     }
@@ -58,6 +68,14 @@ private final class EncodingNode {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON form"))
         }
         return .double(value)
+    }
+
+    /// A `Float` in its own shortest form (`0.1`, not the double nearest to the float `0.1`).
+    static func number(_ value: Float, codingPath: [any CodingKey]) throws -> JSONValue {
+        guard value.isFinite, let number = JSONValue.number(text: "\(value)") else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON form"))
+        }
+        return number
     }
 }
 
@@ -110,17 +128,17 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), for: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(try EncodingNode.number(value, codingPath: codingPath + [key]), for: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try EncodingNode.number(Double(value), codingPath: codingPath + [key]), for: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try EncodingNode.number(value, codingPath: codingPath + [key]), for: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), for: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(try unsigned(UInt64(value), key), for: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(unsigned(UInt64(value)), for: key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try unsigned(value, key), for: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(unsigned(value), for: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         set(try EncodingNode.encode(value, codingPath: codingPath + [key]), for: key)
@@ -147,11 +165,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encode(value, forKey: key) } else { set(.null, for: key) }
     }
 
-    private func unsigned(_ value: UInt64, _ key: Key) throws -> JSONValue {
-        guard let signed = Int64(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: "\(value) is too large"))
-        }
-        return .integer(signed)
+    private func unsigned(_ value: UInt64) -> JSONValue {
+        Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -229,7 +244,7 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
     mutating func encode(_ value: String) throws { node.content = .value(.string(value)) }
     mutating func encode(_ value: Double) throws { node.content = .value(try EncodingNode.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.number(Double(value), codingPath: codingPath)) }
+    mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.number(value, codingPath: codingPath)) }
     mutating func encode(_ value: Int) throws { node.content = .value(.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { node.content = .value(.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { node.content = .value(.integer(Int64(value))) }
@@ -240,10 +255,7 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { node.content = .value(.integer(Int64(value))) }
     mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
     mutating func encode(_ value: UInt64) throws {
-        guard let signed = Int64(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is too large"))
-        }
-        node.content = .value(.integer(signed))
+        node.content = .value(Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value)))
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {

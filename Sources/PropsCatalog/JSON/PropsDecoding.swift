@@ -3,45 +3,15 @@ import Foundation
 /// Decodes JSON values into Props types, turning `DecodingError`s into `PropsError`s that name
 /// the field by JSON Pointer and say what was expected and what was found.
 public enum PropsDecoding {
-    /// Decodes `json` into `Props`, rejecting members the type does not know.
+    /// Decodes `json` into `Props`. Members the type does not know are refused by `firstDifference`.
     public static func decode<Props: Decodable>(_ type: Props.Type, from json: JSONValue) throws(PropsError) -> Props {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an ISO 8601 date-time, found '\(text)'")
-            }
-            return date
-        }
         do {
-            return try decoder.decode(Props.self, from: Data(json.serializedBytes()))
+            return try JSONValueDecoder().decode(Props.self, from: json)
         } catch let error as DecodingError {
             throw propsError(error, input: json)
         } catch {
             throw PropsError(path: JSONPointer(), message: "\(error)")
         }
-    }
-
-    /// The first member of `input` that `canonical` does not have: a field the Props type ignored,
-    /// most likely a typo. Compared where both sides are objects at the same place.
-    public static func unknownMember(in input: JSONValue, comparedWith canonical: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
-        switch (input, canonical) {
-        case (.object(let given), .object(let known)):
-            for key in given.keys.sorted() {
-                guard let knownValue = known[key] else {
-                    return PropsError(path: path.appending(key), message: "unknown field '\(key)'")
-                }
-                if let error = unknownMember(in: given[key]!, comparedWith: knownValue, at: path.appending(key)) { return error }
-            }
-        case (.array(let given), .array(let known)) where given.count == known.count:
-            for (index, pair) in zip(given, known).enumerated() {
-                if let error = unknownMember(in: pair.0, comparedWith: pair.1, at: path.appending(String(index))) { return error }
-            }
-        default:
-            break
-        }
-        return nil
     }
 
     static func pointer(_ codingPath: [any CodingKey]) -> JSONPointer {

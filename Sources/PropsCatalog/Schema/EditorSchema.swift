@@ -46,10 +46,14 @@ public indirect enum EditorSchema: Sendable, Equatable {
     public struct UnionCase: Sendable, Equatable {
         public var name: String
         public var fields: [Field]
+        /// A value of this case from a variant (the component's, or an embedded child's), for
+        /// the browser to start from when the case is picked.
+        public var example: JSONValue?
 
-        public init(name: String, fields: [Field]) {
+        public init(name: String, fields: [Field], example: JSONValue? = nil) {
             self.name = name
             self.fields = fields
+            self.example = example
         }
     }
 
@@ -123,9 +127,11 @@ extension EditorSchema.Field {
 }
 
 extension EditorSchema.UnionCase {
-    /// `{"name": ..., "fields": [...]}`.
+    /// `{"name": ..., "fields": [...]}`, plus `"example"` when a variant shows the case.
     public var json: JSONValue {
-        ["name": .string(name), "fields": .array(fields.map(\.json))]
+        var members: [String: JSONValue] = ["name": .string(name), "fields": .array(fields.map(\.json))]
+        if let example { members["example"] = example }
+        return .object(members)
     }
 }
 
@@ -178,6 +184,7 @@ extension EditorSchema {
             for other in b {
                 if let index = cases.firstIndex(where: { $0.name == other.name }) {
                     cases[index].fields = mergeFields(cases[index].fields, other.fields)
+                    cases[index].example = cases[index].example ?? other.example
                 } else {
                     cases.append(other)
                 }

@@ -12,6 +12,14 @@ extension EditorSchema {
     ///   - samples: Props values encoded by `JSONValueEncoder`, typically the variants.
     ///   - hints: editor hints keyed by schema path, e.g. `["/bio": .multiline]`.
     public static func infer<Props: Decodable>(_ type: Props.Type, samples: [JSONValue], hints: [String: FieldHint] = [:]) -> EditorSchema {
+        infer(type, samples: samples, hints: hints, teachers: [])
+    }
+
+    /// `infer` that also learns from `teachers`: each probes other samples in the first pass (the
+    /// variants of an embedded child component), so their types' union cases are known here too.
+    static func infer<Props: Decodable>(
+        _ type: Props.Type, samples: [JSONValue], hints: [String: FieldHint] = [:], teachers: [@Sendable (SchemaProbe) -> Void]
+    ) -> EditorSchema {
         let context = SchemaProbe()
         // First pass: remember a few samples of every type met, so that places without a sample
         // (a nil optional, an empty array) can learn union cases from the type's other places.
@@ -19,6 +27,7 @@ extension EditorSchema {
         for sample in samples {
             _ = context.probe(Props.self, sample: sample, codingPath: [])
         }
+        for teacher in teachers { teacher(context) }
         context.isCollecting = false
         context.steps = 0
         var schema = EditorSchema.unknown
@@ -189,7 +198,12 @@ final class SchemaProbe {
         unionMemo[id] = .some(nil)
         var learned: EditorSchema?
         for sample in remembered[id] ?? [] {
-            let schema = run(T.self, sample: sample, codingPath: codingPath).schema
+            var schema = run(T.self, sample: sample, codingPath: codingPath).schema
+            if case .union(let name, var cases) = schema, case .object(let members) = sample, members.count == 1 {
+                // The sample is an example of its case: a case switch in the browser starts from it.
+                for index in cases.indices where members[cases[index].name] != nil { cases[index].example = sample }
+                schema = .union(name: name, cases: cases)
+            }
             learned = learned.map { EditorSchema.merge($0, schema) } ?? schema
         }
         unionMemo[id] = .some(learned)

@@ -22,6 +22,8 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidProps = Code(rawValue: "invalid-props")
         /// The JSON Patch is malformed or cannot be applied (a path that does not exist).
         public static let invalidPatch = Code(rawValue: "invalid-patch")
+        /// A dispatched command that the component's typed commands do not know.
+        public static let unknownCommand = Code(rawValue: "unknown-command")
         public static let notSubscribed = Code(rawValue: "not-subscribed")
         public static let unauthorized = Code(rawValue: "unauthorized")
         public static let forbidden = Code(rawValue: "forbidden")

@@ -109,7 +109,7 @@ public struct StorySession: Sendable {
         case .dispatch(let invocation):
             command = invocation.command
             switch story.component.suggest(from: props, invocation) {
-            case .failure(let error): return .failure(EditError(error))
+            case .failure(let error): return .failure(error)
             case .success(nil): return .success(nil)
             case .success(let suggested?): candidate = suggested
             }

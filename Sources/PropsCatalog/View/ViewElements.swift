@@ -131,9 +131,20 @@ public struct Divider: ViewConvertible {
 }
 
 /// A child component's view from the child's Props, embedded under the child's title.
+///
+/// A command used inside it reaches the child's suggestion function; what the child suggests is
+/// written back into the parent's props where `props` came from (found by value), and the parent's
+/// own suggestion function sees the command next (docs/registering.md, "Embedded children").
 public struct Embed: ViewConvertible {
     public let viewNodes: [ViewNode]
     public init<Child>(_ component: Component<Child>, _ props: Child) {
-        viewNodes = [.component(title: component.title, component.view(props))]
+        guard let recorder = EmbedRecorder.current else {
+            viewNodes = [.component(title: component.title, component.view(props))]
+            return
+        }
+        // The child's own children are the child's business: it routes to them itself.
+        let nodes = EmbedRecorder.$current.withValue(nil) { component.view(props) }
+        recorder.record(EmbeddedChild(component, props: props, nodes: nodes))
+        viewNodes = [.component(title: component.title, nodes)]
     }
 }

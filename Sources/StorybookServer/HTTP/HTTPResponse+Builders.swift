@@ -74,7 +74,7 @@ extension EditError {
         case .methodNotAllowed: 405
         case .conflict, .testFailed: 409
         case .tooLarge: 413
-        case .invalidProps, .invalidPatch: 422
+        case .invalidProps, .invalidPatch, .unknownCommand: 422
         case .storageFailed: 503
         default: 400
         }

@@ -68,6 +68,10 @@ struct WebSocketHandler {
                 "version": .integer(Int64(session.version)),
             ]
             if let payload = invocation.payload { action["payload"] = payload }
+            // A command from an embedded child's view: the child component that handles it.
+            if let handler = session.story.component.handlers(of: invocation.command, in: session.props).last {
+                action["handledBy"] = .string(handler)
+            }
             if let ref { action["ref"] = .string(ref) }
             hub.broadcast(.object(action), story: story, coalesce: false)
             edit(.dispatch(invocation), story: story, base: nil, ref: ref, source: source, connection: connection)

@@ -1,0 +1,66 @@
+extension PropsDecoding {
+    /// The first field where `kept` (the decoded Props encoded again) differs from `sent` (what the
+    /// edit sent) other than by canonical spelling, as the error that refuses the edit; nil when
+    /// the Props type kept everything that was sent.
+    ///
+    /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
+    /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
+    /// form (an offset for UTC, fraction digits beyond the microsecond) and the order of an array
+    /// whose elements come back the same but reordered (a `Set`, an enum-keyed dictionary). A member
+    /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
+    /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
+    public static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+        switch (sent, kept) {
+        case (.object(let given), .object(let known)):
+            for key in given.keys.sorted() {
+                guard let knownValue = known[key] else {
+                    return PropsError(path: path.appending(key), message: "unknown field '\(key)'")
+                }
+                if let error = firstDifference(sent: given[key]!, kept: knownValue, at: path.appending(key)) { return error }
+            }
+            return nil
+        case (.array(let given), .array(let known)) where given.count == known.count:
+            var first: PropsError?
+            for (index, pair) in zip(given, known).enumerated() {
+                first = firstDifference(sent: pair.0, kept: pair.1, at: path.appending(String(index)))
+                if first != nil { break }
+            }
+            guard let first else { return nil }
+            return isPermutation(given, of: known) ? nil : first
+        default:
+            return isSameValue(sent, kept) ? nil : notKept(kept, at: path)
+        }
+    }
+
+    private static func notKept(_ kept: JSONValue, at path: JSONPointer) -> PropsError {
+        var shown = kept.serialized()
+        if shown.count > 80 { shown = String(shown.prefix(77)) + "..." }
+        return PropsError(path: path, message: "this field is not decoded by the Props type: it stays \(shown)")
+    }
+
+    /// Scalars equal up to spelling: numbers by value (or rounding to the double kept), strings
+    /// exactly or as the same instant when both are ISO 8601 dates.
+    private static func isSameValue(_ sent: JSONValue, _ kept: JSONValue) -> Bool {
+        if sent == kept { return true }
+        if let sentText = sent.numberText, let keptText = kept.numberText {
+            if DecimalText(sentText) == DecimalText(keptText) { return true }
+            if case .double(let double) = kept, let rounded = Double(sentText) { return rounded == double }
+            return false
+        }
+        if case .string(let sentText) = sent, case .string(let keptText) = kept, let date = ISO8601.date(from: sentText) {
+            return ISO8601.string(from: date) == keptText
+        }
+        return false
+    }
+
+    /// Whether `given` holds the same elements as `known` (each equal up to spelling), in any order.
+    private static func isPermutation(_ given: [JSONValue], of known: [JSONValue]) -> Bool {
+        guard given.count <= 2048 else { return false }
+        var unmatched = Array(known.indices)
+        for element in given {
+            guard let position = unmatched.firstIndex(where: { firstDifference(sent: element, kept: known[$0]) == nil }) else { return false }
+            unmatched.remove(at: position)
+        }
+        return true
+    }
+}

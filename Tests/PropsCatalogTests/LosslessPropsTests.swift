@@ -1,0 +1,245 @@
+import DemoCatalog
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+/// Issue 12: canonical JSON, exact numbers, honest edits and dates, each with its reproduction.
+@Suite struct LosslessPropsTests {
+    enum Theme: String, Codable, Sendable, CaseIterable { case light, dark, sepia, night }
+
+    struct Shop: Codable, Sendable, Equatable {
+        var tags: Set<String>
+        var visits: [Theme: Int]
+        var price: Decimal
+        var counter: Int64
+        var big: UInt64
+        var quantity: Int
+        var ratio: Double
+        var when: Date
+    }
+
+    static let shop = Shop(
+        tags: ["light", "dark", "a", "b", "c", "d", "e", "f"], visits: [.light: 1, .dark: 2, .sepia: 3, .night: 4],
+        price: Decimal(string: "19.99")!, counter: 9_007_199_254_740_993, big: UInt64.max, quantity: 2, ratio: 0.1,
+        when: Date(timeIntervalSince1970: 1_795_000_000.123456))
+
+    static let component = Component<Shop>("Test/Shop") { props in Text("\(props.price)") }.variant("Default", shop)
+
+    private func validate(_ json: String) throws -> Result<AnyComponent.Validated, PropsError> {
+        try AnyComponent(Self.component).validate(try JSONParser.parse(json))
+    }
+
+    private func props() throws -> JSONValue {
+        try JSONValueEncoder().encode(Self.shop)
+    }
+
+    private func edited(_ pointer: String, _ value: String) throws -> String {
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "\#(pointer)", "value": \#(value)}]"#))
+        return try patch.apply(to: props()).serialized()
+    }
+
+    // MARK: Canonical order
+
+    @Test func setsAndEnumKeyedDictionariesEncodeInOneOrderWhateverTheirHashOrder() throws {
+        var roomy = Set<String>(minimumCapacity: 512)
+        var visits = [Theme: Int](minimumCapacity: 512)
+        for tag in Self.shop.tags.sorted().reversed() { roomy.insert(tag) }
+        for (theme, count) in Self.shop.visits.sorted(by: { $0.key.rawValue > $1.key.rawValue }) { visits[theme] = count }
+        var other = Self.shop
+        other.tags = roomy
+        other.visits = visits
+        // Same values, different storage: Swift iterates them in different orders...
+        #expect(Array(roomy) != Array(Self.shop.tags) || Array(visits.keys) != Array(Self.shop.visits.keys))
+        // ...but they encode to the same bytes.
+        let encoder = JSONValueEncoder()
+        #expect(try encoder.encode(other).serializedBytes() == encoder.encode(Self.shop).serializedBytes())
+        let json = try encoder.encode(Self.shop)
+        #expect(json["tags"] == ["a", "b", "c", "d", "dark", "e", "f", "light"])
+        #expect(json["visits"] == ["dark", 2, "light", 1, "night", 4, "sepia", 3])
+    }
+
+    // MARK: Exact numbers
+
+    @Test func decimalKeepsItsDigits() throws {
+        // Reproduction 2: Decimal(string: "19.99") rendered as 19.990000000000002.
+        let json = try props()
+        #expect(json["price"]?.serialized() == "19.99")
+        var long = Self.shop
+        long.price = Decimal(string: "12345678901234567890.123456789")!
+        let encoded = try JSONValueEncoder().encode(long)
+        #expect(encoded["price"]?.serialized() == "12345678901234567890.123456789")
+        let decoded = try PropsDecoding.decode(Shop.self, from: encoded)
+        #expect(decoded.price == long.price)
+        // Through validation, as every edit goes.
+        let validated = try validate(encoded.serialized()).get()
+        #expect(validated.props["price"]?.serialized() == "12345678901234567890.123456789")
+    }
+
+    @Test func sixtyFourBitIntegersKeepEveryDigit() throws {
+        let json = try props()
+        #expect(json["counter"]?.serialized() == "9007199254740993")
+        #expect(json["big"]?.serialized() == "18446744073709551615")
+        let validated = try validate(json.serialized()).get()
+        #expect(validated.props.serialized() == json.serialized())
+        #expect(try PropsDecoding.decode(Shop.self, from: json) == Self.shop)
+    }
+
+    @Test func doublesKeepTheShortestForm() throws {
+        #expect(try props()["ratio"]?.serialized() == "0.1")
+        #expect(JSONValue.double(0.1 + 0.2).serialized() == "0.30000000000000004")
+        #expect(try JSONParser.parse("0.30000000000000004") == .double(0.1 + 0.2))
+    }
+
+    @Test func aNumberThatDoesNotFitItsFieldNamesTheFieldAndWhy() throws {
+        // Reproduction 3: both were "The given data was not valid JSON." at "".
+        let fraction = try #require(try validate(edited("/quantity", "2.5")).failure)
+        #expect(fraction.path.description == "/quantity")
+        #expect(fraction.message == "expected an integer, found 2.5")
+        let tooBig = try #require(try validate(edited("/counter", "9223372036854775808")).failure)
+        #expect(tooBig.path.description == "/counter")
+        #expect(tooBig.message == "9223372036854775808 does not fit in Int64")
+        let negative = try #require(try validate(edited("/big", "-1")).failure)
+        #expect(negative.message == "-1 does not fit in UInt64")
+        let text = try #require(try validate(edited("/quantity", #""2""#)).failure)
+        #expect(text.message == "expected an integer, found a string")
+    }
+
+    @Test func theCartReproductionOverAPatch() throws {
+        // PATCH /lines/0/quantity (an Int) to 2.5 on the demo cart.
+        let catalog = try DemoCatalog.make()
+        var session = try StorySession(story: #require(catalog.story(id: "shop-cart--filled")))
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/lines/0/quantity", "value": 2.5}]"#))
+        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        #expect(error.code == .invalidProps)
+        #expect(error.path == "/lines/0/quantity")
+        #expect(error.message == "expected an integer, found 2.5")
+        let tooBig = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/visits", "value": 9223372036854775808}]"#))
+        let second = try #require(session.apply(.patch(tooBig), source: .http).failure)
+        #expect(second.path == "/visits")
+        #expect(second.message == "9223372036854775808 does not fit in Int64")
+        #expect(session.version == 1)
+    }
+
+    // MARK: Honest edits
+
+    /// A type with a constant the decoder skips (what a synthesized `init(from:)` does with a
+    /// `let schemaVersion = 2`), and a clamping wrapper.
+    struct Versioned: Codable, Sendable, Equatable {
+        let schemaVersion: Int
+        @Clamped var level: Int
+        var name: String
+
+        init(level: Int, name: String) {
+            schemaVersion = 2
+            _level = Clamped(wrappedValue: level)
+            self.name = name
+        }
+
+        enum CodingKeys: String, CodingKey { case schemaVersion, level, name }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            schemaVersion = 2
+            _level = try container.decode(Clamped.self, forKey: .level)
+            name = try container.decode(String.self, forKey: .name)
+        }
+    }
+
+    /// Keeps an integer within 0...5.
+    @propertyWrapper struct Clamped: Codable, Sendable, Equatable {
+        var wrappedValue: Int { didSet { wrappedValue = min(max(wrappedValue, 0), 5) } }
+        init(wrappedValue: Int) { self.wrappedValue = min(max(wrappedValue, 0), 5) }
+        init(from decoder: any Decoder) throws { self.init(wrappedValue: try decoder.singleValueContainer().decode(Int.self)) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(wrappedValue)
+        }
+    }
+
+    static let versioned = Component<Versioned>("Test/Versioned") { props in Text(props.name) }
+        .variant("Default", Versioned(level: 3, name: "a"))
+        .hint("/level", .readOnly)
+
+    private func versionedSession() throws -> StorySession {
+        let catalog = try Catalog([AnyComponent(Self.versioned)])
+        return try StorySession(story: #require(catalog.story(id: "test-versioned--default")))
+    }
+
+    @Test func anEditToAFieldTheTypeDoesNotDecodeIsRefused() throws {
+        // Reproduction 5: PATCH schemaVersion 2 -> 3 answered 200 and kept 2.
+        var session = try versionedSession()
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/schemaVersion", "value": 3}]"#))
+        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        #expect(error.code == .invalidProps)
+        #expect(error.path == "/schemaVersion")
+        #expect(error.message == "this field is not decoded by the Props type: it stays 2")
+        #expect(session.version == 1)
+    }
+
+    @Test func aClampedValueIsRefusedWithTheValueKept() throws {
+        var session = try versionedSession()
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 7}]"#))
+        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        #expect(error.path == "/level")
+        #expect(error.message == "this field is not decoded by the Props type: it stays 5")
+        let fine = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 4}]"#))
+        #expect(session.apply(.patch(fine), source: .http).success != nil)
+    }
+
+    @Test func canonicalRespellingsAreAccepted() throws {
+        // Key order, 2.0 for an integer, an exponent, a date with an offset, a set in another order.
+        let json = #"""
+        {"when": "2026-11-18T12:06:40.123456+01:00", "visits": ["night", 4, "sepia", 3, "light", 1, "dark", 2.0],
+         "tags": ["light", "f", "e", "d", "c", "b", "a", "dark"], "ratio": 1e-1, "quantity": 2.0,
+         "price": 19.990, "counter": 9007199254740993, "big": 18446744073709551615}
+        """#
+        let validated = try validate(json).get()
+        #expect(validated.props.serialized() == (try props()).serialized())
+    }
+
+    // MARK: Dates
+
+    @Test func datesKeepMicrosecondsAndTakeOffsetsAsTheSameInstant() throws {
+        // Reproduction 6: sub-millisecond digits were cut and +02:00 became Z.
+        let date = try #require(ISO8601.date(from: "2026-11-22T12:00:00.123456+02:00"))
+        #expect(ISO8601.string(from: date) == "2026-11-22T10:00:00.123456Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_795_000_000.25)) == "2026-11-18T11:06:40.250Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_795_000_000)) == "2026-11-18T11:06:40Z")
+        #expect(try props()["when"] == "2026-11-18T11:06:40.123456Z")
+        // More digits than a microsecond are rounded to it: the same kept value, so accepted.
+        let finer = try validate(edited("/when", #""2026-11-18T11:06:40.1234564Z""#)).get()
+        #expect(finer.props["when"] == "2026-11-18T11:06:40.123456Z")
+        #expect(ISO8601.date(from: "2026-02-30T00:00:00Z") == nil)
+        #expect(ISO8601.date(from: "2026-11-22 10:00:00Z") == nil)
+        // Every microsecond of a day survives the round trip.
+        for micros in stride(from: 0, to: 1_000_000, by: 9_973) {
+            let text = "2026-11-22T10:00:00.\(String(format: "%06d", micros))Z"
+            let parsed = try #require(ISO8601.date(from: text))
+            let written = ISO8601.string(from: parsed)
+            #expect(ISO8601.date(from: written) == parsed)
+        }
+    }
+}
+
+extension Result {
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}
+
+@Suite struct JSONNumberTests {
+    @Test func eachNumberHasOneForm() throws {
+        #expect(JSONValue.number(text: "2") == .integer(2))
+        #expect(JSONValue.number(text: "2.50") == .double(2.5))
+        #expect(JSONValue.number(text: "9223372036854775808") == .exactNumber("9223372036854775808"))
+        #expect(JSONValue.number(text: "0.12345678901234567890") == .exactNumber("0.12345678901234567890"))
+        #expect(JSONValue.number(text: "1e400") == nil)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("1e400") }
+        // A Float in its own shortest form, and back.
+        #expect(try JSONValueEncoder().encode([Float(0.1)]) == [0.1])
+        #expect(try PropsDecoding.decode([Float].self, from: [0.1]) == [Float(0.1)])
+        #expect(JSONValue.exactNumber("20e-1").jsonEquals(.integer(2)))
+        #expect(!JSONValue.exactNumber("18446744073709551615").jsonEquals(.exactNumber("18446744073709551614")))
+    }
+}
