@@ -15,6 +15,7 @@ let strictSettings: [SwiftSetting] = [
 //   StorybookTransport    the libwebsockets binding: bytes in and out, knows nothing of Props or JSON
 //   StorybookServer       the app: story hub, HTTP routes, WebSocket protocol, journal
 //   StorybookCLI          the command line any catalog's executable runs (`StorybookCLI.main`)
+//   StorybookClient       for apps: connects to a server as a renderer (no UI, no server code)
 let package = Package(
     name: "Storybook",
     platforms: [.macOS(.v15)],
@@ -23,6 +24,8 @@ let package = Package(
         .library(name: "StorybookReview", targets: ["StorybookReview"]),
         .library(name: "StorybookServer", targets: ["StorybookServer"]),
         .library(name: "StorybookCLI", targets: ["StorybookCLI"]),
+        .library(name: "StorybookClient", targets: ["StorybookClient"]),
+        .library(name: "DemoCatalog", targets: ["DemoCatalog"]),
         .executable(name: "storybook", targets: ["storybook"]),
         .executable(name: "storybook-review", targets: ["storybook-review"]),
     ],
@@ -76,6 +79,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "StorybookClient",
+            dependencies: [
+                "PropsCatalog",
+                // libwebsockets' client mode where Foundation has no WebSocket; URLSession on Apple platforms.
+                .target(name: "StorybookTransport", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "DemoCatalog", dependencies: ["PropsCatalog"], swiftSettings: strictSettings),
         .executableTarget(
             name: "storybook",
@@ -93,6 +106,7 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StorybookClientTests", dependencies: ["StorybookClient"], swiftSettings: strictSettings),
         .testTarget(
             name: "StorybookServerTests",
             dependencies: ["StorybookServer", "StorybookReview", "StorybookTransport", "StorybookCLI", "StorybookUI", "DemoCatalog"],

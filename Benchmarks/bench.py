@@ -633,6 +633,163 @@ def p3_browser(args, server: Server) -> dict:
     return result
 
 
+# ---------------------------------------------------------------- P6: typing in one browser, seen in another
+
+# Both pages record on the browser's clock (performance.timeOrigin + performance.now(); every page is in
+# the one browser process): the typist the `input` event of each keystroke and the value, each page the
+# moment its preview changes (a MutationObserver) and the next animation frame after it, when the new
+# text is on its way to the screen.
+P6_PROBE = """() => {
+  const now = () => performance.timeOrigin + performance.now();
+  window.__p6 = { inputs: [], shown: [] };
+  document.addEventListener('input', (event) => {
+    if (event.target.dataset?.p6 !== undefined) window.__p6.inputs.push([now(), event.target.value]);
+  }, true);
+  new MutationObserver(() => {
+    const at = now();
+    const text = window.__p6Preview.text();
+    requestAnimationFrame(() => window.__p6.shown.push([at, now(), text]));
+  }).observe(window.__p6Preview(), { childList: true, subtree: true, characterData: true });
+}"""
+
+# The storybook UI: the preview is a same-origin iframe; its h2 shows the name.
+P6_STORYBOOK = """() => {
+  const preview = () => document.querySelector('#preview').contentDocument.querySelector('main.sb-root');
+  preview.text = () => preview().querySelector('h2')?.textContent ?? '';
+  window.__p6Preview = preview;
+  document.querySelector('[data-control-pointer="/name"][data-role="value"]').dataset.p6 = '';
+}"""
+
+# The baseline's page: the smallest client doing the same: one WebSocket, a text field that sends the
+# storybook's patch message on every keystroke, and an element showing what the last state says. The
+# baseline's state messages carry the patch's ref but not the props, so the ref carries the length.
+P6_BASELINE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>P6 baseline</title></head>
+<body><input id="name" autocomplete="off" data-p6><div id="shown"></div>
+<script>
+const socket = new WebSocket(`ws://${location.host}/ws`, 'storybook.v1');
+const shown = document.getElementById('shown');
+const input = document.getElementById('name');
+window.__p6Ready = false;
+socket.onopen = () => { socket.send(JSON.stringify({ type: 'subscribe', story: 'STORY' })); window.__p6Ready = true; };
+socket.onmessage = (event) => {
+  const message = JSON.parse(event.data);
+  if (message.type === 'state' && message.cause?.ref) shown.textContent = 'x'.repeat(Number(message.cause.ref.slice(1)));
+};
+input.addEventListener('input', () => {
+  socket.send(JSON.stringify({ type: 'patch', story: 'STORY', patch: [{ op: 'replace', path: '/name', value: input.value }],
+                               ref: `k${input.value.length}` }));
+});
+window.__p6Preview = () => shown;
+window.__p6Preview.text = () => shown.textContent;
+</script></body></html>
+"""
+
+
+def p6_level(text, typed: str, baseline: bool) -> int:
+    """How much of `typed` a preview shows: the length of the typed prefix it displays (-1: something else)."""
+    if text is None:
+        return -1
+    if baseline:
+        return len(text) if set(text) <= {"x"} else -1
+    return len(text) if typed.startswith(text) else -1
+
+
+def p6_latencies(inputs: list, shown: list, typed: str, baseline: bool) -> dict:
+    """For every keystroke, ms from its `input` event to the first frame whose preview shows that much."""
+    displays = [(at, frame, p6_level(text, typed, baseline)) for at, frame, text in shown]
+    latencies, missing = [], 0
+    for at, value in inputs:
+        level = len(value)
+        seen = next((frame for dom_at, frame, lvl in displays if dom_at >= at and lvl >= level), None)
+        if seen is None:
+            missing += 1
+        else:
+            latencies.append(seen - at)
+    latencies.sort()
+    pick = lambda q: round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None
+    return {"p50_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": round(latencies[-1], 2) if latencies else None,
+            "keystrokes": len(inputs), "missing": missing}
+
+
+def p6_typing(args) -> dict:
+    """P6: a typist and a viewer (two pages of one Chromium) on one story, for the storybook UI and for the
+    baseline's minimal page; keystrokes paced every --p6-intervals ms; per keystroke, the time until the
+    viewer's preview and the typist's own show it."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as error:
+        return {"measured": False, "reason": f"playwright missing: {error}"}
+    keys = args.p6_keys
+    typed = "".join(chr(ord("a") + i % 26) for i in range(keys))
+    intervals = [float(x) for x in args.p6_intervals.split(",")]
+    page_dir = WORK / "p6"
+    page_dir.mkdir(parents=True, exist_ok=True)
+    (page_dir / "p6.html").write_text(P6_BASELINE_PAGE.replace("STORY", STORY))
+    sb = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
+    msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
+    bl = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
+                                "--static-dir", str(page_dir)]).start()
+    out: dict = {"keys": keys, "intervals_ms": intervals, "runs": {}}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
+            pages = {}
+            for name, server in (("storybook", sb), ("baseline", bl)):
+                pair = []
+                for _ in ("typist", "viewer"):
+                    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                    if name == "storybook":
+                        page.goto(f"http://{HOST}:{server.port}/#/story/{STORY}", timeout=60000)
+                        page.wait_for_selector('#conn[data-status="connected"]', timeout=60000)
+                        page.wait_for_selector('#stage[data-state="ready"]', timeout=60000)
+                        page.wait_for_selector('[data-control-pointer="/name"][data-role="value"]', timeout=60000)
+                        page.evaluate(P6_STORYBOOK)
+                    else:
+                        page.goto(f"http://{HOST}:{server.port}/static/p6.html", timeout=60000)
+                        page.wait_for_function("() => window.__p6Ready === true", timeout=60000)
+                    page.evaluate(P6_PROBE)
+                    pair.append(page)
+                pages[name] = pair
+            field = lambda page: page.locator("[data-p6]")
+            for interval in intervals:
+                for name in ("storybook", "baseline"):
+                    typist, viewer = pages[name]
+                    baseline = name == "baseline"
+                    field(typist).click()
+                    field(typist).press("Control+a")
+                    field(typist).press("Delete")
+                    viewer.wait_for_function("() => window.__p6Preview.text() === ''", timeout=10000)
+                    typist.wait_for_timeout(300)
+                    for page in (typist, viewer):
+                        page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; }")
+                    started = time.monotonic()
+                    for index, key in enumerate(typed):
+                        delay = started + index * interval / 1000 - time.monotonic()
+                        if delay > 0:
+                            time.sleep(delay)
+                        typist.keyboard.type(key)
+                    expected = "x" * keys if baseline else typed
+                    for page in (viewer, typist):
+                        page.wait_for_function("(text) => window.__p6Preview.text() === text", arg=expected, timeout=30000)
+                    typist.wait_for_timeout(100)
+                    inputs = typist.evaluate("() => window.__p6.inputs")
+                    run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2),
+                           "viewer": p6_latencies(inputs, viewer.evaluate("() => window.__p6.shown"), typed, baseline),
+                           "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
+                    out["runs"].setdefault(f"{interval:g}", {})[name] = run
+                    log(f"P6 {name}, a key every {interval:g} ms: other window p50 {run['viewer']['p50_ms']} ms, "
+                        f"p99 {run['viewer']['p99_ms']} ms; own preview p50 {run['own']['p50_ms']} ms, p99 {run['own']['p99_ms']} ms")
+            browser.close()
+    except Exception as error:  # noqa: BLE001 - reported, not fatal
+        return {"measured": False, "reason": f"{type(error).__name__}: {str(error)[:300]}", **out}
+    finally:
+        sb.stop()
+        bl.stop()
+    out["measured"] = True
+    return out
+
+
 def p4_memory(args, sb_synthetic: Server, story_ids: list[str]) -> dict:
     out: dict = {"conns": args.conns}
     for name, argv in (("storybook", storybook_argv(args, "--port", "0")),
@@ -795,6 +952,22 @@ def build_rows(r: dict) -> list[dict]:
             f"{long_run['rss_second_half_growth_kib']} KiB; stalled reader dropped by the server "
             f"{'after ' + str(round(long_run['stalled_reader_dropped_after_s'])) + ' s' if long_run['stalled_reader_dropped_after_s'] else 'not seen'}; "
             f"others' p99 {long_run['latency_us']['p99'] / 1000} ms")
+    p6 = r.get("p6")
+    if p6 and p6.get("measured"):
+        for interval, runs in p6["runs"].items():
+            sb, bl = runs.get("storybook"), runs.get("baseline")
+            if not sb or not bl:
+                continue
+            for side, label in (("viewer", "other window's preview"), ("own", "typist's own preview")):
+                s_, b_ = sb[side], bl[side]
+                rel = ratio(s_["p99_ms"], b_["p99_ms"])
+                met = s_["p99_ms"] is not None and s_["p99_ms"] < 30 and rel is not None and rel <= 1.5 and not s_["missing"]
+                row(f"P6 a keystroke every {interval} ms -> {label}: p99", s_["p99_ms"], "ms", b_["p99_ms"],
+                    "< 30 ms and <= 1.5x baseline", met,
+                    f"p50 {s_['p50_ms']} vs {b_['p50_ms']} ms, max {s_['max_ms']} vs {b_['max_ms']} ms; "
+                    f"{s_['keystrokes']} keystrokes, {s_['missing']} never shown; one run, Chromium headless")
+    elif p6:
+        row("P6 keystroke -> preview", None, "ms", note=f"not measured: {p6.get('reason')}")
     return rows
 
 
@@ -880,7 +1053,9 @@ def main() -> int:
     parser.add_argument("--no-persist-args", default="--no-persist",
                         help="arguments that turn the journal off; P1 runs again with them to measure the journal's "
                              "cost when `serve --help` lists the first of them (empty: skip)")
-    parser.add_argument("--only", default="p1,p2,p3,p4,p5", help="comma-separated scenarios to run")
+    parser.add_argument("--only", default="p1,p2,p3,p4,p5,p6", help="comma-separated scenarios to run")
+    parser.add_argument("--p6-keys", type=int, help="P6: keystrokes per run (default 200, quick 60)")
+    parser.add_argument("--p6-intervals", default="80,500", help="P6: ms between keystrokes, comma-separated")
     parser.add_argument("--p1-seconds", type=float)
     parser.add_argument("--p5-seconds", type=float, help="the stalled-reader RSS run's duration (default 60, quick 10)")
     parser.add_argument("--rounds", type=int, help="fan-out runs per server and scenario, best kept (default 3, quick 1)")
@@ -904,6 +1079,7 @@ def main() -> int:
     args.wrk_seconds = args.wrk_seconds or 2
     args.startup_runs = args.startup_runs or (1 if args.quick else 3)
     args.rounds = args.rounds or (1 if args.quick else 3)
+    args.p6_keys = args.p6_keys or (60 if args.quick else 200)
     only = set(args.only.split(","))
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -981,6 +1157,8 @@ def main() -> int:
                 result["p4"] = p4_memory(args, synthetic, story_ids)
             synthetic.stop()
             servers.clear()
+        if "p6" in only:
+            result["p6"] = p6_typing(args)
     finally:
         for server in servers:
             server.stop()

@@ -7,12 +7,15 @@
  *
  *   loadclient fanout --port P --story ID [--subs 100] [--rate 200 | --rate 0 (flood)]
  *                     [--window 8] [--duration 10] [--warmup 1] [--drain 3]
- *                     [--slow 0] [--slow-rcvbuf 4096] [--pid SERVER_PID] [--label L]
+ *                     [--slow 0] [--slow-rcvbuf 4096] [--renderers 0] [--pid SERVER_PID] [--label L]
  *       One editor sends JSON patches with ref "zq<seq>" to STORY; every subscriber
  *       matches what it receives to the send time by that ref. Paced (--rate R per
  *       second, open loop) or flood (--rate 0: as fast as the server completes them,
  *       at most --window patches not yet seen by every subscriber). --slow K adds K
  *       subscribers with a small SO_RCVBUF that stop reading once subscribed.
+ *       --renderers K adds K renderers (docs/protocol.md, "Renderers"): each announces
+ *       itself, shows STORY on itself and answers every state with a `rendered` text
+ *       report of that version, as the headless renderer example does.
  *
  *   loadclient idle --port P --conns N [--hold 30] [--subscribe STORY | --subscribe-file FILE]
  *       Opens N WebSockets (each waits for its first message, and for the state when
@@ -51,7 +54,7 @@
 #define REF_PREFIX "\"zq"
 #define CONNECT_BATCH 64
 
-enum role { ROLE_SUB, ROLE_EDITOR, ROLE_SLOW, ROLE_IDLE };
+enum role { ROLE_SUB, ROLE_EDITOR, ROLE_SLOW, ROLE_IDLE, ROLE_RENDERER };
 enum cstate { CS_CONNECTING, CS_HANDSHAKE, CS_OPEN, CS_CLOSED };
 
 typedef struct conn {
@@ -89,6 +92,8 @@ static const char *opt_label = "";
 static int opt_subs = 100, opt_slow, opt_slow_rcvbuf = 4096, opt_conns = 1000;
 static double opt_rate = 200, opt_duration = 10, opt_warmup = 1, opt_drain = 3, opt_hold = 30;
 static int opt_window = 8;
+static int opt_renderers;
+static uint64_t reports_sent, renderer_errors;
 static int opt_pid;
 
 /* fan-out accounting */
@@ -401,6 +406,34 @@ static void record_latency(uint64_t ns)
     hist_n++;
 }
 
+/* A renderer's answer to a state: a text report of the version it names (the state's last
+   "version" member: keys are sorted and nothing after it has one). */
+static void renderer_answer(conn *c, const unsigned char *p, size_t len)
+{
+    if (memmem(p, len, "\"type\":\"error\"", 14)) {
+        renderer_errors++;
+        return;
+    }
+    if (!memmem(p, len, "\"type\":\"state\"", 14))
+        return;
+    const unsigned char *v = NULL, *q = p;
+    while ((q = memmem(q, len - (size_t)(q - p), "\"version\":", 10)) != NULL) {
+        v = q + 10;
+        q = v;
+    }
+    if (!v)
+        return;
+    unsigned long long version = strtoull((const char *)v, NULL, 10);
+    char msg[640];
+    snprintf(msg, sizeof msg,
+             "{\"type\":\"rendered\",\"story\":\"%s\",\"version\":%llu,\"text\":\"vstack\\n  heading1 \\\"render %llu\\\"\\n"
+             "  text \\\"a report about as long as a small screen's outline, to cost what a real one costs on the way in\\\"\\n"
+             "  button \\\"Log in\\\" -> login\"}",
+             opt_story, version, version);
+    send_text(c, msg);
+    reports_sent++;
+}
+
 static void on_message(conn *c, const unsigned char *p, size_t len, uint64_t t)
 {
     c->received++;
@@ -432,6 +465,10 @@ static void on_message(conn *c, const unsigned char *p, size_t len, uint64_t t)
     }
     if (c->role == ROLE_SLOW) {
         slow_received++;
+        return;
+    }
+    if (c->role == ROLE_RENDERER) {
+        renderer_answer(c, p, len);
         return;
     }
     if (c->role != ROLE_SUB)
@@ -577,7 +614,22 @@ static void on_handshake_bytes(conn *c, uint64_t t)
     memmove(c->rbuf, c->rbuf + hl, c->rlen - hl);
     c->rlen -= hl;
     c->state = CS_OPEN;
-    if (c->role == ROLE_SUB || c->role == ROLE_SLOW || (c->role == ROLE_IDLE && c->story)) {
+    if (c->role == ROLE_RENDERER) {
+        /* announce, then show the story on itself; the state that follows makes it ready */
+        char msg[768], component[256];
+        const char *dash = strstr(opt_story, "--");
+        size_t clen = dash ? (size_t)(dash - opt_story) : strlen(opt_story);
+        if (clen >= sizeof component)
+            clen = sizeof component - 1;
+        memcpy(component, opt_story, clen);
+        component[clen] = 0;
+        int number = (int)(c - conns);
+        snprintf(msg, sizeof msg, "{\"type\":\"renderer\",\"name\":\"bench-%d\",\"platform\":\"loadclient\",\"components\":[\"%s\"]}",
+                 number, component);
+        send_text(c, msg);
+        snprintf(msg, sizeof msg, "{\"type\":\"show\",\"renderer\":\"bench-%d\",\"story\":\"%s\"}", number, opt_story);
+        send_text(c, msg);
+    } else if (c->role == ROLE_SUB || c->role == ROLE_SLOW || (c->role == ROLE_IDLE && c->story)) {
         char msg[512];
         snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"story\":\"%s\"}",
                  c->role == ROLE_IDLE ? c->story : opt_story);
@@ -772,6 +824,8 @@ static int run_fanout(void)
     editor = &conns[nconns - 1];
     if (opt_slow)
         open_many(opt_slow, ROLE_SLOW, 10);
+    if (opt_renderers)
+        open_many(opt_renderers, ROLE_RENDERER, 10);
     double setup_s = (double)(now_ns() - t_setup) / 1e9;
 
     int tfd = -1;
@@ -833,6 +887,7 @@ static int run_fanout(void)
            "\"skipped\":%" PRIu64 ",\"out_of_order\":%" PRIu64 ",\"editor_errors\":%" PRIu64
            ",\"other_messages\":%" PRIu64 ",\"subs_behind_after_drain\":%" PRIu64 ",\"subs_open\":%d,"
            "\"closed_unexpectedly\":%d,\"slow_closed\":%d,\"slow_received\":%" PRIu64 ","
+           "\"renderers\":%d,\"reports_sent\":%" PRIu64 ",\"renderer_errors\":%" PRIu64 ","
            "\"message_bytes_mean\":%.1f,"
            "\"server_cpu_s\":%.3f,\"server_cpu_us_per_delivery\":%.3f,\"server_cpu_pct\":%.1f,"
            "\"client_cpu_s\":%.3f,\"client_cpu_pct\":%.1f}\n",
@@ -840,6 +895,7 @@ static int run_fanout(void)
            (double)measured_sent / window_s, deliveries_window, dps, hist_n, percentile_us(0.50),
            percentile_us(0.90), percentile_us(0.99), percentile_us(0.999), lat_max_us, skipped, out_of_order,
            editor_errors, other_msgs, lost, open_subs, closed_unexpected, slow_closed, slow_received,
+           opt_renderers, reports_sent, renderer_errors,
            msgs_for_bytes ? (double)bytes_window / (double)msgs_for_bytes : 0.0, server_cpu,
            server_cpu >= 0 && deliveries_window ? server_cpu * 1e6 / (double)deliveries_window : -1.0,
            server_cpu >= 0 ? 100.0 * server_cpu / window_s : -1.0, cli1 - cli0, 100.0 * (cli1 - cli0) / window_s);
@@ -902,7 +958,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: loadclient fanout --port P [--story ID] [--subs N] [--rate R|0] [--window W] [--duration S]\n"
-            "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--pid PID] [--label L]\n"
+            "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--renderers K] [--pid PID] [--label L]\n"
             "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n");
     exit(2);
 }
@@ -934,6 +990,8 @@ int main(int argc, char **argv)
             opt_warmup = atof(v);
         else if (!strcmp(a, "--drain"))
             opt_drain = atof(v);
+        else if (!strcmp(a, "--renderers"))
+            opt_renderers = atoi(v);
         else if (!strcmp(a, "--slow"))
             opt_slow = atoi(v);
         else if (!strcmp(a, "--slow-rcvbuf"))

@@ -14,10 +14,15 @@ if ldd .build/debug/storybook-review | grep -i websockets; then
   echo "storybook-review links libwebsockets: StorybookReview must not depend on the transport" >&2
   exit 1
 fi
-ldd .build/debug/storybook | grep -q libwebsockets  # the check above would pass vacuously otherwise
+ldd .build/debug/storybook | grep libwebsockets >/dev/null  # the check above would pass vacuously otherwise (not grep -q: with pipefail, ldd could die of SIGPIPE)
 
 echo "== the example package (Examples/TasksStorybook), built as a user's package that depends on this one"
-swift build --package-path Examples/TasksStorybook
+# SwiftPM can miss files added to a path dependency since the example's last build (its cached
+# package graph): a second build sees them. A fresh clone builds once.
+swift build --package-path Examples/TasksStorybook || swift build --package-path Examples/TasksStorybook
+
+echo "== the headless renderer example (Examples/HeadlessRenderer, on the StorybookClient library), used by the e2e tests"
+swift build --package-path Examples/HeadlessRenderer || swift build --package-path Examples/HeadlessRenderer  # the same cached-graph retry
 
 echo "== swift test"
 swift test --skip-build --parallel
@@ -36,4 +41,5 @@ if [[ ! -x .venv/bin/pytest ]] || ! cmp -s Tests/e2e/requirements.txt .venv/requ
 fi
 STORYBOOK_BINARY="$PWD/.build/debug/storybook" \
 STORYBOOK_EXAMPLE_BINARY="$PWD/Examples/TasksStorybook/.build/debug/tasks-storybook" \
+STORYBOOK_RENDERER_BINARY="$PWD/Examples/HeadlessRenderer/.build/debug/headless-renderer" \
   .venv/bin/pytest Tests/e2e -q -p no:cacheprovider "$@"

@@ -21,6 +21,7 @@ export class Connection extends EventTarget {
     this.everOpened = false;
     this.retryTimer = null;
     this.retryAt = null;
+    this.environment = {};
     this.subscriptions = new Set();
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
@@ -56,7 +57,7 @@ export class Connection extends EventTarget {
       this.everOpened = true;
       this.attempt = 0;
       this.setStatus('connected');
-      for (const story of this.subscriptions) this.rawSend({ type: 'subscribe', story });
+      for (const story of this.subscriptions) this.rawSend(this.subscription(story));
       this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
     });
     socket.addEventListener('message', (event) => {
@@ -90,10 +91,20 @@ export class Connection extends EventTarget {
     }
   }
 
-  /** Subscribes now if connected, and again after every reconnect. */
-  subscribe(story) {
+  /**
+   * Subscribes now if connected, and again after every reconnect; `environment` (the members that
+   * differ from the default) is the one the server renders this connection's states in.
+   */
+  subscribe(story, environment = {}) {
     this.subscriptions.add(story);
-    this.send({ type: 'subscribe', story });
+    this.environment = environment;
+    this.send(this.subscription(story));
+  }
+
+  subscription(story) {
+    const message = { type: 'subscribe', story };
+    if (this.environment && Object.keys(this.environment).length) message.environment = this.environment;
+    return message;
   }
 
   unsubscribe(story) {

@@ -2,19 +2,22 @@
 //
 // Every control knows the JSON Pointer of its value (`data-control-pointer`; its row has
 // `data-pointer`). An edit becomes a JSON Patch `replace` at that pointer (arrays and dictionaries
-// also use add/remove/move); text is debounced. When a state arrives, controls are updated in place
-// unless the field is busy (focused, edited within the last second, or showing an error); when the
-// shape of the props changes (array length, union case, null vs value), the panel is rebuilt with
-// the focus and the text being typed kept.
+// also use add/remove/move). Text and numbers are sent as the user types, at most one edit in flight
+// per field (field-sender.js): the field keeps what is typed, the preview follows the states that
+// answer the edits, and a refused edit shows its error and puts the live value back. When a state
+// arrives, controls are updated in place unless the field is busy (focused, edited within the last
+// second, an edit in flight or waiting, or showing an error); when the shape of the props changes
+// (array length, union case, null vs value), the panel is rebuilt with the focus and the text being
+// typed kept.
 
-import { h, debounce } from './dom.js';
+import { h } from './dom.js';
+import { fieldSender } from './field-sender.js';
 import { parse as parseJSON, stringify, numberText, clone } from './json.js';
 import * as JSONPointer from './json-pointer.js';
 import {
   defaultValue, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
 } from './schema-values.js';
 
-const TEXT_DEBOUNCE_MS = 150;
 const BUSY_MS = 1000;
 
 let controlCounter = 0;
@@ -22,7 +25,7 @@ let controlCounter = 0;
 export class Controls {
   /**
    * @param root the element the controls go into
-   * @param hooks {patch(operations, pointer) -> bool, replace(props) -> bool,
+   * @param hooks {patch(operations, pointer) -> ref | false, replace(props) -> ref | false,
    *               variantValue(pointer, caseName) -> Promise<value | undefined>}
    */
   constructor(root, hooks) {
@@ -35,7 +38,7 @@ export class Controls {
     this.editedAt = new Map();   // pointer -> time of the last local edit
     this.errors = new Map();     // pointer -> message shown at the field
     this.serverErrors = new Set(); // pointers whose error came from the server
-    this.senders = new Map();    // pointer -> debounced sender
+    this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
     this.openState = new Map();  // pointer -> whether its <details> is open
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
     this.focusedPointer = null;
@@ -218,7 +221,7 @@ export class Controls {
         type: 'button', class: 'btn btn-small', title: 'Generate a new random UUID', textContent: 'New',
         attrs: { 'aria-label': 'Generate a new UUID' },
         dataset: { controlPointer: pointer, role: 'generate' },
-        on: { click: () => { input.value = newUUID(); this.textEdited(pointer, input, check, true); } },
+        on: { click: () => { input.value = newUUID(); this.textEdited(pointer, input, check); } },
       }));
     } else if (format === 'date-time') {
       const helper = h('input', {
@@ -232,7 +235,7 @@ export class Controls {
         const date = new Date(helper.value);
         if (Number.isNaN(date.getTime())) return;
         input.value = date.toISOString().replace('.000Z', 'Z');
-        this.textEdited(pointer, input, check, true);
+        this.textEdited(pointer, input, check);
       });
       this.bind(pointer, (v) => {
         if (input.value !== v) input.value = v;
@@ -258,7 +261,7 @@ export class Controls {
     return this.row(pointer, { ...options, stacked }, format || 'string', h('div', { class: 'inline' }, input, ...extras));
   }
 
-  /** A text field or area bound to a string at `pointer`, sending debounced replaces. */
+  /** A text field or area bound to a string at `pointer`, sending replaces as the user types. */
   textInput(pointer, value, { multiline = false, check = null, mono = false } = {}) {
     const input = multiline
       ? h('textarea', { rows: Math.min(8, Math.max(2, value.split('\n').length)), value, spellcheck: false })
@@ -267,15 +270,11 @@ export class Controls {
     input.dataset.role = 'value';
     if (mono) input.classList.add('mono');
     input.addEventListener('input', () => this.textEdited(pointer, input, check));
-    input.addEventListener('blur', () => this.sender(pointer).flush());
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (!multiline || event.ctrlKey || event.metaKey)) this.sender(pointer).flush();
-    });
     this.bind(pointer, (v) => { if (input.value !== v) input.value = v; });
     return input;
   }
 
-  textEdited(pointer, input, check, immediately = false) {
+  textEdited(pointer, input, check) {
     this.touch(pointer);
     const problem = check ? check(input.value) : null;
     if (problem) {
@@ -285,7 +284,6 @@ export class Controls {
     }
     this.clearError(pointer);
     this.sender(pointer)(input.value);
-    if (immediately) this.sender(pointer).flush();
   }
 
   number(schema, value, pointer, options) {
@@ -507,7 +505,7 @@ export class Controls {
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
-      sender = debounce((value) => this.send(pointer, value), TEXT_DEBOUNCE_MS);
+      sender = fieldSender((value) => this.send(pointer, value));
       this.senders.set(pointer, sender);
     }
     return sender;
@@ -530,6 +528,46 @@ export class Controls {
   report(pointer, sent) {
     if (!sent) this.setError(pointer, 'Not connected: the edit was not sent.');
     return sent;
+  }
+
+  // MARK: Answers
+
+  /**
+   * The server answered the edit `ref` (a state carrying it, or an error): the field it came from
+   * sends what was typed meanwhile, or, refused, drops it and shows the live value again (the
+   * caller shows the error). Other fields learn that a state overtook their edit in flight.
+   */
+  settle(ref, accepted) {
+    for (const [pointer, sender] of this.senders) {
+      if (!sender.settle(ref, accepted)) continue;
+      if (!accepted && this.props !== undefined) {
+        const live = JSONPointer.get(this.props, pointer);
+        if (live !== undefined) this.bindings.get(pointer)?.(live);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** A state that answers none of our fields' edits arrived. */
+  overtaken() {
+    for (const sender of this.senders.values()) sender.overtaken();
+  }
+
+  /** The connection dropped: edits in flight may never be answered. */
+  connectionLost() {
+    for (const sender of this.senders.values()) sender.release();
+  }
+
+  /** Connected again: sends each field's latest value that may not have reached the server. */
+  resume() {
+    for (const [pointer, sender] of this.senders) {
+      const lost = sender.unanswered();
+      if (lost) {
+        this.clearError(pointer);
+        sender(lost.value);
+      }
+    }
   }
 
   // MARK: Errors

@@ -3,6 +3,10 @@
 // as a new version, so while the user scrubs, the slider stays on the version they picked.
 //
 // Keys (when the focus is not in a text field): Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Ctrl+Y) redo.
+//
+// Every keystroke typed into a control makes a version, so the list (up to 300 rows) is not rebuilt
+// in the task that shows a state: it is rebuilt once after the next frame is painted, and only while
+// its panel is shown (at once when the panel is opened).
 
 import { h, debounce, isTyping, clockTime } from './dom.js';
 import { stringify } from './json.js';
@@ -18,6 +22,13 @@ export class TimeTravel {
   constructor(els, hooks) {
     Object.assign(this, els);
     this.hooks = hooks;
+    this.listDirty = false;
+    this.listScheduled = false;
+    this.panel = this.list.closest('[role="tabpanel"]');
+    if (this.panel) {
+      new MutationObserver(() => { if (!this.panel.hidden && this.listDirty) this.renderList(); })
+        .observe(this.panel, { attributes: true, attributeFilter: ['hidden'] });
+    }
     this.storyId = null;
     this.reset(null);
     this.seekSoon = debounce((version) => this.seek(version), SEEK_DEBOUNCE_MS);
@@ -136,7 +147,19 @@ export class TimeTravel {
     this.undo.disabled = !hasStory || !this.canUndo;
     this.redo.disabled = !hasStory || !this.canRedo;
     this.renderLabel();
-    this.renderList();
+    this.count.textContent = this.entries.size ? String(this.entries.size) : '';
+    this.listDirty = true;
+    this.scheduleList();
+  }
+
+  /** Rebuilds the list after the next paint, once for any number of renders meanwhile. */
+  scheduleList() {
+    if (this.listScheduled || this.panel?.hidden) return;
+    this.listScheduled = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.listScheduled = false;
+      if (this.listDirty && !this.panel?.hidden) this.renderList();
+    }, 0));
   }
 
   renderLabel() {
@@ -154,6 +177,7 @@ export class TimeTravel {
   }
 
   renderList() {
+    this.listDirty = false;
     const versions = [...this.entries.keys()].sort((a, b) => b - a);
     this.count.textContent = versions.length ? String(versions.length) : '';
     const rows = versions.slice(0, LIST_LIMIT).map((version) => {

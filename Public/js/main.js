@@ -19,7 +19,11 @@ import { SaveVariant } from './save-variant.js';
 import { ReviewPage } from './review.js';
 import { isStaticSite, dataPaths } from './api.js';
 import { ActionsLog } from './actions.js';
+import { RendererPanel } from './renderers.js';
 import * as URLState from './url-state.js';
+import * as Environment from './environment.js';
+import { AccessibilityPanel } from './accessibility.js';
+import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
 import { h, canonicalJSON } from './dom.js';
@@ -39,6 +43,7 @@ const current = {
   fresh: true,          // accept the next state whatever its version (after subscribing)
   linkProps: undefined, // props from a deep link, applied once subscribed
   variants: null,       // component's stories' props, fetched for union case switching
+  environment: { ...Environment.DEFAULTS }, // what the story is rendered in (toolbar, URL, subscribe)
 };
 const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
 let index = null;
@@ -63,6 +68,10 @@ const preview = new Preview($('preview'), {
       toast('Not connected: the command was not sent.', 'error');
     }
   },
+});
+
+const renderers = new RendererPanel({
+  picker: $('renderer-picker'), view: $('renderer-view'), connection,
 });
 
 const controls = new Controls($('controls'), {
@@ -128,15 +137,23 @@ const review = new ReviewPage($('review'), {
   toast: (text, kind) => toast(text, kind),
 });
 
+const accessibility = new AccessibilityPanel({
+  outline: $('a11y-outline'), findings: $('a11y-findings'), count: $('a11y-count'), status: $('a11y-status'),
+}, { highlight: (node, options) => preview.highlight(node, options) });
+
+const compare = new ComparePanel({
+  preset: $('compare-preset'), projection: $('compare-projection'), summary: $('compare-summary'), table: $('compare-table'),
+});
+
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
-/** Sends an edit of the open story with a fresh ref; false when not connected. */
+/** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
   const ref = connection.nextRef(meta.kind);
   refs.set(ref, meta);
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
-  return connection.send({ ...message, story: current.storyId, ref });
+  return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
 
 // MARK: - Opening stories
@@ -165,9 +182,12 @@ async function loadIndex() {
 }
 
 /** Opens a story: subscribes, loads its component's schema, and shows its live state. */
-function openStory(storyId, { push = false, linkProps, linkError } = {}) {
+function openStory(storyId, { push = false, linkProps, linkError, environment } = {}) {
   if (!index) return;
-  if (push) URLState.pushStory(storyId);
+  if (push) URLState.pushStory(storyId, current.environment);
+  if (environment && Environment.query(environment) !== Environment.query(current.environment)) {
+    setEnvironment(environment, { resubscribe: storyId === current.storyId && !!current.story });
+  }
   setView('story');
   closeSharePopover();
   saveVariant.close();
@@ -192,7 +212,11 @@ function openStory(storyId, { push = false, linkProps, linkError } = {}) {
     document.title = `${story.title} / ${story.name} · Storybook`;
     $('save-component').textContent = story.title;
     if (staticSite) loadStaticStory(storyId);
-    else connection.subscribe(storyId);
+    else {
+      connection.subscribe(storyId, Environment.changes(current.environment));
+      renderers.openStory(storyId, story.componentId);
+    }
+    accessibility.show(storyId, current.environment, { isStatic: staticSite });
     loadSchema(story.componentId).then((schema) => {
       if (current.storyId !== storyId) return;
       current.schema = schema;
@@ -241,7 +265,7 @@ function loadSchema(componentId) {
 function applyLinkProps() {
   const props = current.linkProps;
   current.linkProps = undefined;
-  URLState.replaceStory(current.storyId);
+  URLState.replaceStory(current.storyId, current.environment);
   if (staticSite) {
     toast('Read-only static site: the props in the link are not applied; this is the registered variant.', 'info');
     return;
@@ -301,26 +325,35 @@ connection.addEventListener('message', ({ detail: message }) => {
       break;
     case 'history': timeTravel.onHistory(message); break;
     case 'replay': replay.onReplay(message); break;
+    case 'renderers': renderers.onRenderers(message); break;
+    case 'rendered': renderers.onRendered(message); break;
     default: break;
   }
 });
 
 function onState(state) {
   if (state.story !== current.storyId) return;
+  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
+  // A field with an edit in flight sends what was typed meanwhile (before the controls update,
+  // so the field stays busy while it has an edit on its way).
+  if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
+  else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
   current.fresh = false;
   current.state = state;
   hideStageMessage();
   preview.show(state.html);
   $('stage-text').textContent = state.text;
+  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
+  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
   if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
   jsonEditor.setProps(state.props, state.version);
   if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
   timeTravel.onState(state);
   replay.onState(state);
+  renderers.onLiveVersion(state.version);
   updateToolbar();
 
-  const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
   if (mine) {
     controls.clearServerErrors();
     if (mine.kind === 'json' || mine.kind === 'link') jsonEditor.accepted();
@@ -342,6 +375,7 @@ function onError(error) {
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
+      controls.settle(error.ref, false);
       const row = where !== undefined ? controls.showServerError(where, error.message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
       break;
@@ -377,6 +411,7 @@ connection.addEventListener('status', ({ detail }) => {
   indicator.querySelector('.conn-text').textContent = texts[detail.status];
   indicator.title = detail.status === 'connected' ? 'Live: edits are shared with every open browser' : texts[detail.status];
   document.body.classList.toggle('is-disconnected', detail.status !== 'connected');
+  if (detail.status !== 'connected') controls.connectionLost();
   updateBanner(detail);
 });
 
@@ -404,6 +439,7 @@ $('banner-retry').addEventListener('click', () => connection.retryNow());
 
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
+  controls.resume();
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {
@@ -513,9 +549,14 @@ function selectTab(tabs, selected) {
   }
 }
 
-const stageTabs = [$('tab-preview'), $('tab-text')];
-const dockTabs = [$('tab-actions'), $('tab-history')];
-for (const tab of stageTabs) tab.addEventListener('click', () => selectTab(stageTabs, tab));
+const stageTabs = [$('tab-preview'), $('tab-text'), $('tab-compare')];
+const dockTabs = [$('tab-actions'), $('tab-history'), $('tab-a11y')];
+for (const tab of stageTabs) {
+  tab.addEventListener('click', () => {
+    selectTab(stageTabs, tab);
+    if (tab.id === 'tab-compare') compare.show(current.storyId, current.environment, { visible: true, isStatic: staticSite });
+  });
+}
 for (const tab of dockTabs) {
   tab.addEventListener('click', () => {
     selectTab(dockTabs, tab);
@@ -534,6 +575,39 @@ for (const tabs of [stageTabs, dockTabs]) {
   }
 }
 
+// MARK: - Environment toolbar
+
+for (const [name, values] of [['colorScheme', Environment.COLOR_SCHEMES], ['dynamicType', Environment.DYNAMIC_TYPE_SIZES],
+  ['locale', Environment.LOCALES], ['layoutDirection', ['', ...Environment.LAYOUT_DIRECTIONS]]]) {
+  const select = $(`env-${name}`);
+  select.replaceChildren(...values.map((value) => h('option', { value },
+    value === '' ? 'Direction: from locale' : (name === 'dynamicType' ? `Text: ${value}` : value))));
+  select.addEventListener('change', () => {
+    const value = select.value;
+    setEnvironment({ ...current.environment, [name]: value === '' ? null : value }, { resubscribe: true });
+    if (current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
+  });
+}
+
+/** Renders the open story in `environment` from now on: toolbar, preview, subscription, tabs. */
+function setEnvironment(environment, { resubscribe }) {
+  current.environment = { ...Environment.DEFAULTS, ...environment };
+  for (const name of ['colorScheme', 'dynamicType', 'locale', 'layoutDirection']) {
+    const select = $(`env-${name}`);
+    const value = current.environment[name] ?? '';
+    if (![...select.options].some((option) => option.value === value)) select.append(h('option', { value }, value));
+    select.value = value;
+  }
+  $('env-bar').classList.toggle('is-changed', !Environment.isDefault(current.environment));
+  preview.setEnvironment(current.environment, Environment.query(current.environment));
+  if (resubscribe && current.storyId && current.story && !staticSite) {
+    current.fresh = true;  // the same version comes again, rendered in the new environment
+    connection.subscribe(current.storyId, Environment.changes(current.environment));
+  }
+  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
+  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
+}
+
 $('viewport').addEventListener('change', (event) => {
   const width = event.target.value;
   $('stage-preview').classList.toggle('is-fixed', !!width);
@@ -548,10 +622,10 @@ $('share').addEventListener('click', () => {
   const popover = $('share-popover');
   if (!popover.hidden) { closeSharePopover(); return; }
   if (!current.state) return;
-  const link = URLState.shareLink(current.storyId, staticSite ? undefined : current.state.props);
+  const link = URLState.shareLink(current.storyId, staticSite ? undefined : current.state.props, window.location, current.environment);
   $('share-link').value = link;
   $('share-standalone').hidden = staticSite;
-  $('share-standalone').href = `render/${encodeURIComponent(current.storyId)}.html?live=1`;
+  $('share-standalone').href = Environment.withEnvironment(`render/${encodeURIComponent(current.storyId)}.html?live=1`, current.environment);
   popover.hidden = false;
   $('share').setAttribute('aria-expanded', 'true');
   $('share-link').focus();
@@ -592,14 +666,14 @@ function toast(text, kind = 'info') {
 window.addEventListener('popstate', () => openFromLocation());
 
 function openFromLocation() {
-  const { storyId, props, propsError, review: reviewing } = URLState.readLocation();
+  const { storyId, props, propsError, review: reviewing, environment } = URLState.readLocation();
   if (reviewing && !staticSite) {
     setView('review');
   } else if (storyId) {
-    openStory(storyId, { linkProps: props, linkError: propsError });
+    openStory(storyId, { linkProps: props, linkError: propsError, environment });
   } else if (index?.storyNodes.length) {
     const first = index.nodes[index.storyNodes[0]].storyId;
-    URLState.replaceStory(first);
+    URLState.replaceStory(first, current.environment);
     openStory(first);
   } else if (index) {
     showStageMessage('not-found', 'This catalog has no stories yet.');
@@ -618,6 +692,7 @@ function enterStaticMode() {
   $('json-read-only').hidden = false;
   $('reset').hidden = true;
   $('save-variant').hidden = true;
+  $('env-bar').hidden = true;  // a static site has the registered variants in the default environment only
   replay.setEnabled(false);
 }
 
@@ -638,6 +713,7 @@ async function start() {
     }
   }
   await previewReady;
+  setEnvironment(current.environment, { resubscribe: false });
   openFromLocation();
 }
 

@@ -5,7 +5,7 @@
 // Same origin without scripts lets this page reach into the preview's document: it swaps the
 // fragment in place (no reload, no flicker) and listens for uses of `data-command` elements,
 // which become `dispatch` messages:
-//   click on a button or list item   -> payload null
+//   click on a button or list row (or Enter/Space on a row) -> payload null
 //   change of a toggle               -> payload = checked
 //   change of / Enter in a text field -> payload = the text
 
@@ -20,6 +20,23 @@ function forwardShortcut(event) {
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:";
 
+/** How the Accessibility tab marks the element of a finding (not part of the projection's stylesheet). */
+const HIGHLIGHT_CSS = '.sb-highlight { outline: 3px solid #e11d48 !important; outline-offset: 2px; border-radius: 4px; }';
+
+/** The elements of a node's children, in the order of the view tree (see Preview.elementAt). */
+function nodeChildren(element) {
+  const result = [];
+  let first = true;
+  for (const child of element.children) {
+    const isTitle = child.classList.contains('sb-component-title') || (first && child.tagName === 'H3' && element.classList.contains('sb-section'));
+    first = false;
+    if (isTitle) continue;
+    if (child.classList.contains('sb-row')) result.push(...child.children);
+    else result.push(child);
+  }
+  return result;
+}
+
 export class Preview {
   /**
    * @param frame the <iframe sandbox="allow-same-origin">
@@ -31,6 +48,7 @@ export class Preview {
     this.html = null;
     this.pendingHTML = null;
     this.ready = null;
+    this.loaded = false;  // the preview document is there: show() swaps the fragment at once
     this.revertTimer = null;
   }
 
@@ -44,24 +62,74 @@ export class Preview {
     this.ready = new Promise((resolve) => {
       this.frame.addEventListener('load', () => {
         this.attach(this.frame.contentDocument);
+        this.loaded = true;
         resolve();
       }, { once: true });
     });
     this.frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">`
       + `<meta http-equiv="Content-Security-Policy" content="${CSP}">`
       + `<meta name="viewport" content="width=device-width, initial-scale=1">`
-      + `<style>${css.replace(/<\//g, '<\\/')}</style></head>`
+      + `<style>${css.replace(/<\//g, '<\\/')}</style><style>${HIGHLIGHT_CSS}</style><style id="sb-environment"></style></head>`
       + `<body><main class="sb-root" aria-live="polite"></main></body></html>`;
     await this.ready;
+  }
+
+  /**
+   * Renders the preview in an environment: `lang` and `dir` on the document and the environment's
+   * rules (colour scheme, type size, width) from the server's `preview-environment.css`.
+   */
+  async setEnvironment(environment, query) {
+    await this.ready;
+    const doc = this.frame.contentDocument;
+    doc.documentElement.lang = environment.locale || 'en-US';
+    doc.documentElement.dir = environment.layoutDirection || (/^(ar|he|iw|fa|ur|yi|ps|sd|dv|ckb|ug)(-|$)/.test(environment.locale || '') ? 'rtl' : 'ltr');
+    let css = '';
+    try {
+      const response = await fetch(`preview-environment.css${query ? `?${query}` : ''}`);
+      if (response.ok) css = await response.text();
+    } catch { /* the preview keeps the default look */ }
+    const style = doc.getElementById('sb-environment');
+    if (style) style.textContent = css;
+  }
+
+  /**
+   * The element of a view node path (`/0/3/1`, as the outline and the audit locate nodes): child
+   * indices from the root, where a section's title, a component's title and a list row's button
+   * wrapper are not nodes (the row's controls follow its content, as the projection writes them).
+   */
+  elementAt(path) {
+    let element = this.root;
+    if (!element || typeof path !== 'string' || !path.startsWith('/')) return null;
+    for (const token of path.split('/').slice(1)) {
+      const index = Number(token);
+      const children = nodeChildren(element);
+      if (!Number.isInteger(index) || index >= children.length) return null;
+      element = children[index];
+    }
+    return element === this.root ? null : element;
+  }
+
+  /** Marks the element of `path` (one at a time); false when it is not in the preview. */
+  highlight(path, { scroll = false } = {}) {
+    const doc = this.frame.contentDocument;
+    for (const old of doc?.querySelectorAll('.sb-highlight') ?? []) old.classList.remove('sb-highlight');
+    const element = this.elementAt(path);
+    if (!element) return false;
+    element.classList.add('sb-highlight');
+    if (scroll) element.scrollIntoView({ block: 'nearest' });
+    return true;
   }
 
   get root() {
     return this.frame.contentDocument?.querySelector('main.sb-root') ?? null;
   }
 
-  /** Shows a fragment. Waits while the user is typing into a preview text field. */
+  /**
+   * Shows a fragment: at once (in the caller's task, before anything else it does with the state)
+   * once the preview document is there. Waits while the user is typing into a preview text field.
+   */
   async show(html) {
-    await this.ready;
+    if (!this.loaded) await this.ready;
     clearTimeout(this.revertTimer);
     if (this.isTypingInPreview()) {
       this.pendingHTML = html;
@@ -128,6 +196,11 @@ export class Preview {
     });
     doc.addEventListener('keydown', (event) => {
       const el = event.target;
+      if ((event.key === 'Enter' || event.key === ' ') && el.matches?.('[role="button"][data-command]')) {
+        event.preventDefault();
+        send(el, null);
+        return;
+      }
       if (!isTextField(el)) forwardShortcut(event);
       if (event.key !== 'Enter' || !el.matches?.('input[data-command]') || !isTextField(el)) return;
       event.preventDefault();

@@ -128,7 +128,10 @@ export class ReviewPage {
       error,
       textSame
         ? h('p', { class: 'review-note muted' }, `The text projection is unchanged; ${otherFiles.join(', ') || 'other files'} differ (see the unified diff).`)
-        : sideBySideTable(rows, story),
+        : sideBySideTable(rows, {
+          left: story.golden === null ? 'Golden: none yet' : `Golden · ${story.id}.txt`,
+          right: story.current === null ? 'Current: no such story' : 'Current',
+        }),
       story.diff ? h('details', { class: 'review-unified', open: textSame || undefined },
         h('summary', {}, `Unified diff of ${story.files.length === 1 ? story.files[0] : `${story.files.length} files`}`),
         unifiedDiff(story.diff)) : null);
@@ -170,15 +173,15 @@ function chip(status, count) {
     h('strong', {}, String(count)), ` ${status}`);
 }
 
-/** The golden on the left, the current projection on the right; long unchanged runs folded. */
-function sideBySideTable(rows, story) {
+/** Two texts' side-by-side diff rows under the headings `left` and `right`; long unchanged runs folded. */
+export function sideBySideTable(rows, { left, right }) {
   const table = h('table', { class: 'diff-table mono' });
   table.append(h('colgroup', {},
     h('col', { class: 'diff-col-number' }), h('col', { class: 'diff-col-text' }),
     h('col', { class: 'diff-col-number' }), h('col', { class: 'diff-col-text' })));
   table.append(h('thead', {}, h('tr', {},
-    h('th', { colSpan: 2, scope: 'col' }, story.golden === null ? 'Golden: none yet' : `Golden · ${story.id}.txt`),
-    h('th', { colSpan: 2, scope: 'col' }, story.current === null ? 'Current: no such story' : 'Current'))));
+    h('th', { colSpan: 2, scope: 'col' }, left),
+    h('th', { colSpan: 2, scope: 'col' }, right))));
   const body = h('tbody', {});
   const changed = rows.map((row) => row.kind !== 'equal');
   const near = rows.map((_, i) => {

@@ -3,6 +3,8 @@
 //   /#/story/<story-id>                      opens a story (deep link; Back and Forward move between stories)
 //   /#/story/<story-id>?props=<base64url>    opens it with these props: the UTF-8 bytes of the props' JSON,
 //                                            base64url-encoded without padding, so any character survives.
+//   /#/story/<story-id>?colorScheme=dark&dynamicType=accessibility3&locale=de-DE&layoutDirection=rtl&width=320
+//                                            renders it in that environment (environment.js); any subset.
 //
 //   /#/review                                the review page (when the server runs with --snapshots)
 //
@@ -31,8 +33,10 @@ export function decodeBase64Url(encoded) {
 
 export const REVIEW_HASH = '#/review';
 
+import * as Environment from './environment.js';
+
 /**
- * What a location asks for: `{storyId, props, propsError, review}`. `storyId` is null when the fragment names
+ * What a location asks for: `{storyId, props, propsError, review, environment}`. `storyId` is null when the fragment names
  * no story; `props` is undefined when the link carries none; `propsError` says why carried props are unusable.
  */
 export function readLocation(location = window.location) {
@@ -46,7 +50,7 @@ export function readLocation(location = window.location) {
     storyId = match[1];
   }
   const params = new URLSearchParams(match[2] || '');
-  const result = { storyId };
+  const result = { storyId, environment: Environment.fromParams(params) };
   if (params.has('props')) {
     try {
       result.props = parseJSON(decodeBase64Url(params.get('props')));
@@ -57,28 +61,30 @@ export function readLocation(location = window.location) {
   return result;
 }
 
-/** The fragment for a story, optionally with props. */
-export function storyHash(storyId, props) {
+/** The fragment for a story, optionally with props and an environment. */
+export function storyHash(storyId, props, environment) {
   let hash = `#/story/${encodeURIComponent(storyId)}`;
-  if (props !== undefined) hash += `?props=${encodeBase64Url(stringify(props))}`;
-  return hash;
+  const params = new URLSearchParams(Environment.changes(environment));
+  if (props !== undefined) params.set('props', encodeBase64Url(stringify(props)));
+  const query = params.toString();
+  return query ? `${hash}?${query}` : hash;
 }
 
-/** An absolute, shareable link to a story with its current props (never with the page's access token). */
-export function shareLink(storyId, props, location = window.location) {
+/** An absolute, shareable link to a story with its current props and environment (never with the page's access token). */
+export function shareLink(storyId, props, location = window.location, environment = undefined) {
   const params = new URLSearchParams(location.search);
   params.delete('token');
   const search = params.toString() ? `?${params}` : '';
-  return `${location.origin}${location.pathname}${search}${storyHash(storyId, props)}`;
+  return `${location.origin}${location.pathname}${search}${storyHash(storyId, props, environment)}`;
 }
 
 /** Records a story change as a new history entry (Back returns to the previous story). */
-export function pushStory(storyId) {
-  const hash = storyHash(storyId);
+export function pushStory(storyId, environment) {
+  const hash = storyHash(storyId, undefined, environment);
   if (window.location.hash !== hash) history.pushState({ storyId }, '', hash);
 }
 
-/** Rewrites the current entry (used for the default story, and to drop applied props). */
-export function replaceStory(storyId) {
-  history.replaceState({ storyId }, '', storyHash(storyId));
+/** Rewrites the current entry (used for the default story, to drop applied props, and for environment changes). */
+export function replaceStory(storyId, environment) {
+  history.replaceState({ storyId }, '', storyHash(storyId, undefined, environment));
 }

@@ -74,7 +74,7 @@ public enum Movies {
                 ForEach(props.movies) { movie in
                     ListItem(isSelected: movie.id == props.selectedID, command: movie.open) {
                         Text("\(movie.title) (\(movie.year))")
-                        Badge("★ \(movie.rating)", tone: movie.rating >= 8 ? .success : .neutral)
+                        Badge("★ \(ViewEnvironment.current.format(movie.rating, fractionDigits: 1))", tone: movie.rating >= 8 ? .success : .neutral)
                     }
                 }
             }
@@ -90,14 +90,18 @@ public enum Movies {
         return next
     }
 
+    /// Reads the environment: the back chevron points the reading direction's way, the rating is
+    /// formatted for the locale, and at accessibility text sizes the badges stack vertically.
     public static let detail = Component<MovieDetailProps>("Media/Movie Detail") { props in
+        let environment = ViewEnvironment.current
         VStack {
-            Button("Back", command: props.back)
+            Button(icon: environment.layoutDirection == .rtl ? "chevron.right" : "chevron.left", command: props.back)
+                .accessibilityLabel("Back")
             Heading(props.movie.title, level: 2)
-            HStack {
-                Badge(String(props.movie.year))
-                Badge("★ \(props.movie.rating)", tone: .success)
-                Toggle("Favorite", isOn: props.isFavorite, command: "favorite.toggle")
+            if environment.dynamicType.isAccessibilitySize {
+                VStack { details(props, environment) }
+            } else {
+                HStack { details(props, environment) }
             }
             Text(props.movie.synopsis)
         }
@@ -109,6 +113,13 @@ public enum Movies {
         var next = props
         next.isFavorite.toggle()
         return next
+    }
+
+    @ViewBuilder
+    static func details(_ props: MovieDetailProps, _ environment: ViewEnvironment) -> [ViewNode] {
+        Badge(String(props.movie.year))
+        Badge("★ \(environment.format(props.movie.rating, fractionDigits: 1))", tone: .success)
+        Toggle("Favorite", isOn: props.isFavorite, command: "favorite.toggle")
     }
 
     public static let app = Component<MoviesProps>("Media/Movies") { props in

@@ -1,3 +1,5 @@
+package import PropsCatalog
+
 /// FNV-1a, 64 bits: a fast, stable content hash for strong ETags and projection hashes.
 package enum ContentHash {
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
@@ -18,5 +20,12 @@ package enum ContentHash {
     /// A strong ETag for `bytes`: `"<hash>"`.
     package static func etag(_ bytes: some Sequence<UInt8>) -> String {
         "\"\(hex(bytes))\""
+    }
+
+    /// A strong ETag for `bytes` rendered in `environment`: the plain one in the default environment,
+    /// one that also depends on the environment otherwise (the same bytes in two environments are
+    /// two representations with two ETags).
+    package static func etag(_ bytes: [UInt8], environment: ViewEnvironment) -> String {
+        environment.isStandard ? etag(bytes) : etag(bytes + Array("\n\(environment.key)".utf8))
     }
 }

@@ -1,9 +1,4 @@
 import CLibWebSockets
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The C data libwebsockets keeps pointers to for as long as its context lives: the protocol table, the
 /// keep-alive policy, and every C string handed to it. Built at run time (a global C array would not be
@@ -13,7 +8,7 @@ final class ContextResources {
     let protocols: UnsafeMutablePointer<lws_protocols>
     /// The ping / hang-up policy applied to every WebSocket of the vhost.
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
-    private var strings: [UnsafeMutablePointer<CChar>] = []
+    private let strings = CStringPool()
 
     /// - Parameters:
     ///   - protocolName: the protocol's name, which is also the WebSocket subprotocol lws selects when a
@@ -44,17 +39,10 @@ final class ContextResources {
         protocols.deallocate()
         retryPolicy.deinitialize(count: 1)
         retryPolicy.deallocate()
-        for string in strings {
-            free(string)
-        }
     }
 
     /// A C copy of `string` that stays valid as long as these resources.
     func cString(_ string: String) -> UnsafePointer<CChar> {
-        guard let copy = strdup(string) else {
-            fatalError("out of memory copying a libwebsockets configuration string")
-        }
-        strings.append(copy)
-        return UnsafePointer(copy)
+        strings.cString(string)
     }
 }

@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["txt", "html"], [HTTPMethod.get, .head])
+    @Test(arguments: ["txt", "a11y.txt", "html"], [HTTPMethod.get, .head])
     func aRenderedProjectionIsTheRoutersAnswer(format: String, method: HTTPMethod) throws {
         let path = "/render/\(Self.story).\(format)"
         _ = renders.entry(Self.story)
@@ -57,7 +57,7 @@ import Testing
         #expect(immediate == routed)
         #expect(immediate?.status == 200)
 
-        let etag = try #require(renders.cached(Self.story)?.etag(format == "txt" ? .text : .html))
+        let etag = try #require(renders.cached(Self.story)?.etag(format == "txt" ? .text : (format == "html" ? .html : .a11y)))
         let (routed304, immediate304) = bothAnswers(HTTPRequest(method: method, path: path, headers: ["if-none-match": etag]))
         #expect(immediate304 == routed304)
         #expect(immediate304?.status == 304)
@@ -81,6 +81,8 @@ import Testing
             HTTPRequest(method: .get, path: "/render/nope--nope.txt"),
             HTTPRequest(method: .get, path: "/api/stories/\(Self.story)/history"),
             HTTPRequest(method: .get, path: "/api/index.json"),
+            HTTPRequest(method: .get, path: "/render/\(Self.story).txt", queryItems: [QueryItem(name: "locale", value: "de-DE")]),
+            HTTPRequest(method: .get, path: "/api/stories/\(Self.story)", queryItems: [QueryItem(name: "colorScheme", value: "purple")]),
         ]
         for request in declined {
             #expect(responder().response(to: RequestHead(request)) == nil, "\(request.method) \(request.path)")

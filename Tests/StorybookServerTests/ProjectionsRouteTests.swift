@@ -38,8 +38,8 @@ import Testing
             let id = try #require(story["id"]?.stringValue)
             // What /render/{id}.txt|.html serves, with its ETag.
             let entry = try #require(renders.entry(id))
-            #expect(story["body"]?.stringValue.map { Array($0.utf8) } == (format == .text ? entry.text : entry.document))
-            #expect(story["hash"]?.stringValue.map { "\"\($0)\"" } == (format == .text ? entry.textETag : entry.documentETag))
+            #expect(story["body"]?.stringValue.map { Array($0.utf8) } == entry.body(format))
+            #expect(story["hash"]?.stringValue.map { "\"\($0)\"" } == entry.etag(format))
         }
         let etag = try #require(header(response, "ETag"))
         #expect(etag.hasPrefix("\"") && etag == ContentHash.etag(response.body))

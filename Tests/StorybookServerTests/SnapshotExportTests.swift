@@ -24,18 +24,21 @@ import Testing
         return files
     }
 
-    @Test func everyStoryHasThreeFilesMatchingTheRenderCache() throws {
+    @Test func everyStoryHasFourFilesMatchingTheRenderCache() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/out"
         let summary = try SnapshotExport(catalog: catalog).write(to: out)
-        #expect(summary == .init(stories: catalog.stories.count, files: catalog.stories.count * 3 + 2))
         let files = try tree(out)
+        let environmentFiles = files.keys.filter { $0.contains("@") }
+        #expect(summary == .init(stories: catalog.stories.count, files: catalog.stories.count * 4 + environmentFiles.count + 2))
+        #expect(environmentFiles.contains("media-movie-detail--default@de-DE.txt") && !environmentFiles.contains { $0.hasPrefix("auth-login") })
         #expect(files.count == summary.files)
         let cache = RenderCache(catalog: catalog)
         for story in catalog.stories {
             let entry = try #require(cache.entry(story.id))
             #expect(files["\(story.id).txt"] == Data(entry.text))
             #expect(files["\(story.id).html"] == Data(entry.document))
+            #expect(files["\(story.id).a11y.txt"] == Data(entry.body(.a11y)))
             #expect(files["\(story.id).json"] == Data((story.props.serialized(pretty: true) + "\n").utf8))
         }
         let index = try JSONParser.parse(Array(try #require(files["index.json"])))
@@ -45,7 +48,7 @@ import Testing
         #expect(first["hashes"]?["txt"]?.stringValue == entry.textHash)
         #expect(first["hashes"]?["html"]?.stringValue.map { "\"\($0)\"" } == entry.documentETag)
         let html = String(decoding: try #require(files["index.html"]), as: UTF8.self)
-        #expect(html.contains("<a href=\"auth-login--empty.txt\">text</a> · <a href=\"auth-login--empty.html\">html</a>"))
+        #expect(html.contains("<a href=\"auth-login--empty.txt\">text</a> · <a href=\"auth-login--empty.a11y.txt\">accessibility</a> · <a href=\"auth-login--empty.html\">html</a>"))
         #expect(html.contains("<h2>Auth/Login</h2>"))
     }
 

@@ -14,7 +14,8 @@ import Testing
 
     init() throws {
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
-        handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, maxJSONDepth: 16, logger: Logger(label: "test"))
+        handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
+                                   renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")), maxJSONDepth: 16, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {

@@ -88,7 +88,7 @@ def test_the_static_site_browses_stories_read_only_without_a_server(site, ui):
     expect(page.locator("#conn")).to_be_hidden()
     # The first story opens, from the site's files.
     expect(page).to_have_url(re.compile(r"#/story/auth-login--empty$"))
-    expect(page.locator("#tree-status")).to_have_text("33 stories")
+    expect(page.locator("#tree-status")).to_have_text("35 stories")
     expect(preview(page).locator("h1")).to_have_text("Sign in")
 
     # Find a story with the filter; the preview and the text projection show it.

@@ -112,7 +112,7 @@ def test_opens_the_catalog_and_the_first_story(server, ui):
     expect(tree.locator(".tree-row.is-group", has_text="Auth")).to_be_visible()
     expect(tree.locator(".tree-row.is-component", has_text="Login")).to_be_visible()
     expect(tree.locator('.tree-row.is-active[data-story="auth-login--empty"]')).to_be_visible()
-    expect(page.locator("#tree-status")).to_have_text("33 stories")
+    expect(page.locator("#tree-status")).to_have_text("35 stories")
     expect(preview(page).locator("h1")).to_have_text("Sign in")
     # The preview is sandboxed without scripts.
     assert page.locator("#preview").get_attribute("sandbox") == "allow-same-origin"
@@ -129,7 +129,7 @@ def test_finds_a_story_by_filter_and_keyboard(server, ui):
     rows = page.locator("#tree .tree-row.is-story")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_text("Hostile")
-    expect(page.locator("#tree-status")).to_have_text("1 of 33 stories")
+    expect(page.locator("#tree-status")).to_have_text("1 of 35 stories")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"#/story/profile-user-profile--hostile$"))
     wait_ready(page)
@@ -183,7 +183,7 @@ def test_editing_a_text_control_updates_the_preview(fresh_server, ui):
     expect(preview(page).locator("h2")).to_have_text("Grace ✨ “Hopper” </h2>")
     state = live(fresh_server, story)
     assert state["props"]["name"] == "Grace ✨ “Hopper” </h2>"
-    assert state["version"] == 2  # one debounced patch, not one per keystroke
+    assert state["version"] == 2  # fill() is one input event: one patch
     expect(page.locator("#json-text")).to_have_value(re.compile("Grace ✨"))
     expect(page.locator("#version")).to_have_text("v2")
 
@@ -462,14 +462,26 @@ def test_controls_cover_every_schema_kind(server, ui):
         root.style.cssText = 'position:fixed;inset:0;z-index:100;overflow:auto;background:Canvas;width:420px';
         document.body.append(root);
         const sent = [];
+        const held = [];
+        let count = 0;
+        // Every edit gets a ref; the server's answer (a state carrying it) comes at once unless held.
+        const edit = (ops) => {
+            sent.push(...ops);
+            const ref = `h-${++count}`;
+            if (window.harness.hold) held.push(ref); else queueMicrotask(() => controls.settle(ref, true));
+            return ref;
+        };
         const controls = new Controls(root, {
-            patch: (ops) => { sent.push(...ops); return true; },
-            replace: (value) => { sent.push({ op: 'replace', path: '', value }); return true; },
+            patch: (ops) => edit(ops),
+            replace: (value) => edit([{ op: 'replace', path: '', value }]),
             variantValue: async () => undefined,
         });
+        window.harness = {
+            controls, sent, props, hold: false,
+            release: () => { for (const ref of held.splice(0)) controls.settle(ref, true); },
+        };
         controls.reset(schema);
         controls.update(props);
-        window.harness = { controls, sent, props };
     }""", [EVERY_KIND_SCHEMA, EVERY_KIND_PROPS])
 
     def sent():
@@ -498,11 +510,15 @@ def test_controls_cover_every_schema_kind(server, ui):
     assert harness.locator('[data-control-pointer="/serial"]').count() == 0
     expect(c("/a~1b~0c")).to_have_value("escaped")
 
-    # Text: debounced into one replace.
+    # Text: sent as typed, at most one edit in flight; keys typed before its answer go as one edit.
+    page.evaluate("window.harness.hold = true")
     c("/title").press("End")
     c("/title").press_sequentially("!!!", delay=10)
-    page.wait_for_timeout(400)
-    assert sent() == [{"op": "replace", "path": "/title", "value": "Hello!!!"}]
+    page.wait_for_timeout(200)
+    assert sent() == [{"op": "replace", "path": "/title", "value": "Hello!"}]
+    page.evaluate("window.harness.hold = false; window.harness.release()")
+    assert sent() == [{"op": "replace", "path": "/title", "value": "Hello!"},
+                      {"op": "replace", "path": "/title", "value": "Hello!!!"}]
     clear()
     c("/a~1b~0c").fill("still escaped")
     assert last_op() == {"op": "replace", "path": "/a~1b~0c", "value": "still escaped"}

@@ -195,7 +195,7 @@ def test_save_as_variant_adds_a_story_that_survives_a_restart(ui, tmp_path):
         expect(row.locator(".label")).to_have_text("Grace edition")
         expect(row.locator(".badge-saved")).to_have_text("saved")
         expect(page.locator("#crumbs .badge-saved")).to_be_visible()
-        expect(page.locator("#tree-status")).to_have_text("34 stories")
+        expect(page.locator("#tree-status")).to_have_text("36 stories")
         expect(preview(page).locator("h2")).to_have_text("Grace Saved")
         assert live(first, saved_id)["props"]["name"] == "Grace Saved"
     finally:

@@ -25,6 +25,8 @@ public struct AnyComponent: Sendable {
     public private(set) var variants: [Variant]
     /// Whether the component turns commands into suggested Props.
     public let hasSuggestions: Bool
+    /// How the accessibility audit's findings count for this component.
+    public let auditLevel: AuditLevel
     private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
     private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
     private let handlersOf: @Sendable (Command, JSONValue) -> [String]
@@ -56,6 +58,7 @@ public struct AnyComponent: Sendable {
             }
         }
         self.hasSuggestions = component.suggestion != nil || !children.isEmpty
+        self.auditLevel = component.auditLevel
 
         let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
             do {
@@ -97,6 +100,11 @@ public struct AnyComponent: Sendable {
     /// Decodes `json` into the Props type and renders it; the error names the field at fault.
     public func validate(_ json: JSONValue) -> Result<Validated, PropsError> {
         validateJSON(json)
+    }
+
+    /// Validates `json` and renders it in `environment` (read by the render function as `ViewEnvironment.current`).
+    public func validate(_ json: JSONValue, in environment: ViewEnvironment) -> Result<Validated, PropsError> {
+        environment.apply { validateJSON(json) }
     }
 
     /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.

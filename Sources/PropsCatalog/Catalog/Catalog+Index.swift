@@ -25,4 +25,9 @@ extension Catalog.Story {
     public func registeredView() -> Result<[ViewNode], PropsError> {
         component.validate(props).map(\.view)
     }
+
+    /// The headless view of the registered props in `environment`.
+    public func registeredView(in environment: ViewEnvironment) -> Result<[ViewNode], PropsError> {
+        component.validate(props, in: environment).map(\.view)
+    }
 }

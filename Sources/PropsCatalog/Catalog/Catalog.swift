@@ -13,6 +13,9 @@ public struct Catalog: Sendable {
     public let components: [AnyComponent]
     /// Every story in registration order.
     public let stories: [Story]
+    /// The environment matrix `storybook export` and `check` render every story in, besides the
+    /// default one (see ``testing(in:)``).
+    public private(set) var environments: [ViewEnvironment] = []
     private let storyIndex: [String: Int]
     private let componentIndex: [String: Int]
 
@@ -55,6 +58,14 @@ public struct Catalog: Sendable {
         try self.init(components)
     }
 
+    /// This catalog with an environment matrix: export and check render every story in each of
+    /// `environments` too, and keep goldens for those where it renders differently.
+    public func testing(in environments: [ViewEnvironment]) -> Catalog {
+        var copy = self
+        copy.environments = environments
+        return copy
+    }
+
     /// The story with this id.
     public func story(id: String) -> Story? {
         storyIndex[id].map { stories[$0] }
@@ -67,12 +78,12 @@ public struct Catalog: Sendable {
 
     /// This catalog with one component replaced by a new version of it (same id).
     public func replacing(_ component: AnyComponent) throws(CatalogError) -> Catalog {
-        try Catalog(components.map { $0.id == component.id ? component : $0 })
+        try Catalog(components.map { $0.id == component.id ? component : $0 }).testing(in: environments)
     }
 
     /// This catalog with more components appended, checked again for duplicate ids.
     public func adding(_ more: [AnyComponent]) throws(CatalogError) -> Catalog {
-        try Catalog(components + more)
+        try Catalog(components + more).testing(in: environments)
     }
 }
 

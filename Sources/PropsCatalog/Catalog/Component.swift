@@ -20,6 +20,8 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public private(set) var variants: [Variant] = []
     /// Per-field editor hints, keyed by schema path (`/bio`, `/items/*/note`).
     public private(set) var hints: [String: FieldHint] = [:]
+    /// How the accessibility audit's findings count for this component (`error` by default).
+    public private(set) var auditLevel: AuditLevel = .error
     let render: @Sendable (Props) -> [ViewNode]
     /// The suggestion function: the next Props, nil for no change, or an unknown typed command.
     private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Result<Props?, UnknownCommand>)?
@@ -68,7 +70,15 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
         return copy
     }
 
-    /// The headless view of `props`.
+    /// The same component with its accessibility audit at `level`: `.todo` for known problems
+    /// that are reported but do not fail CI, `.off` to skip the audit.
+    public func accessibilityAudit(_ level: AuditLevel) -> Self {
+        var copy = self
+        copy.auditLevel = level
+        return copy
+    }
+
+    /// The headless view of `props` in the current ``ViewEnvironment``.
     public func view(_ props: Props) -> [ViewNode] {
         render(props)
     }

@@ -13,21 +13,22 @@ public enum HTMLProjection {
     }
 
     /// A complete standalone document: doctype, charset, a small inline stylesheet and the fragment.
-    public static func document(_ nodes: [ViewNode], title: String) -> String {
-        document(fragment: fragment(nodes), title: title)
+    public static func document(_ nodes: [ViewNode], title: String, environment: ViewEnvironment = .standard) -> String {
+        document(fragment: fragment(nodes), title: title, environment: environment)
     }
 
-    /// A complete standalone document around an already rendered fragment.
-    public static func document(fragment: String, title: String) -> String {
+    /// A complete standalone document around an already rendered fragment, reflecting `environment`:
+    /// `lang` and `dir`, the colour scheme's stylesheet, text sized for the Dynamic Type size, the width.
+    public static func document(fragment: String, title: String, environment: ViewEnvironment = .standard) -> String {
         """
         <!doctype html>
-        <html lang="en">
+        <html lang="\(escape(environment.locale))" dir="\(environment.layoutDirection.rawValue)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <style>
-        \(stylesheet)</style>
+        \(stylesheet)\(environmentStylesheet(environment))</style>
         </head>
         <body>
         <main class="sb-root">
@@ -54,8 +55,10 @@ public enum HTMLProjection {
         .sb-list { list-style: none; margin: 0; padding: 0; border: 1px solid #8884; border-radius: 6px; }
         .sb-item { padding: 6px 10px; border-bottom: 1px solid #8883; }
         .sb-item:last-child { border-bottom: none; }
-        .sb-item[aria-selected="true"] { background: #3b82f633; }
-        .sb-item[data-command] { cursor: pointer; }
+        .sb-item[data-selected="true"] { background: #3b82f633; }
+        .sb-item { display: flex; gap: 8px; align-items: center; }
+        .sb-row { flex: 1; cursor: pointer; display: flex; flex-direction: column; gap: 2px; }
+        .sb-icon-button { padding: 6px 10px; }
         .sb-image { max-width: 100%; max-height: 240px; border-radius: 6px; }
         .sb-spinner::before { content: ""; display: inline-block; width: 1em; height: 1em; margin-right: 6px; vertical-align: -2px;
           border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: sb-spin 0.8s linear infinite; }
@@ -71,7 +74,19 @@ public enum HTMLProjection {
 
         """
 
-    private static func append(_ node: ViewNode, depth: Int, to out: inout String) {
+    /// The rules that put a document in `environment`: colour scheme, type size and width.
+    public static func environmentStylesheet(_ environment: ViewEnvironment) -> String {
+        var rules = ":root { color-scheme: \(environment.colorScheme.rawValue); font-size: \(environment.dynamicType.bodyPointSize)px; }\n"
+        if environment.colorScheme == .dark {
+            rules += "body { background: #1c1c1e; color: #f2f2f7; }\nbutton, input { background: #2c2c2e; color: #f2f2f7; }\n"
+        }
+        if let width = environment.width {
+            rules += "body { width: \(width)px; box-sizing: border-box; }\n"
+        }
+        return rules
+    }
+
+    private static func append(_ node: ViewNode, depth: Int, to out: inout String, attributes extra: String = "") {
         let indent = String(repeating: "  ", count: depth)
         func line(_ text: String) { out += indent + text + "\n" }
         func children(_ nodes: [ViewNode]) {
@@ -79,54 +94,117 @@ public enum HTMLProjection {
         }
         switch node {
         case .stack(let axis, let nodes):
-            line("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\">")
+            line("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>")
             children(nodes)
             line("</div>")
         case .text(let text):
-            line("<p class=\"sb-text\">\(escape(text))</p>")
+            line("<p class=\"sb-text\"\(extra)>\(escape(text))</p>")
         case .heading(let text, let level):
-            line("<h\(level)>\(escape(text))</h\(level)>")
+            line("<h\(level)\(extra)>\(escape(text))</h\(level)>")
         case .button(let label, let command):
-            line("<button type=\"button\"\(commandAttribute(command))>\(escape(label))</button>")
+            line("<button type=\"button\"\(commandAttribute(command))\(extra)>\(escape(label))</button>")
+        case .iconButton(let icon, let command):
+            line("<button type=\"button\" class=\"sb-icon-button\" data-icon=\"\(escape(icon))\"\(commandAttribute(command))\(extra)>"
+                + "<span class=\"sb-icon\" aria-hidden=\"true\">\(escape(glyph(icon)))</span></button>")
         case .textField(let label, let value, let isSecure, let command):
             let type = isSecure ? "password" : "text"
             line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                + "<input type=\"\(type)\" value=\"\(escape(value))\"\(commandAttribute(command))></label>")
+                + "<input type=\"\(type)\" value=\"\(escape(value))\"\(commandAttribute(command))\(extra)></label>")
         case .toggle(let label, let isOn, let command):
             line("<label class=\"sb-toggle\"><input type=\"checkbox\" role=\"switch\"\(isOn ? " checked" : "")"
-                + "\(commandAttribute(command))><span>\(escape(label))</span></label>")
+                + "\(commandAttribute(command))\(extra)><span>\(escape(label))</span></label>")
         case .list(let items):
-            line("<ul class=\"sb-list\">")
+            line("<ul class=\"sb-list\"\(extra)>")
             children(items)
             line("</ul>")
         case .listItem(let isSelected, let command, let nodes):
-            line("<li class=\"sb-item\" aria-selected=\"\(isSelected)\"\(commandAttribute(command))>")
-            children(nodes)
+            let selected = isSelected ? " data-selected=\"true\"" : ""
+            guard command != nil else {
+                line("<li class=\"sb-item\"\(selected)\(extra)>")
+                children(nodes)
+                line("</li>")
+                break
+            }
+            // A row that does something is a button named by its content; controls inside stay beside it.
+            line("<li class=\"sb-item\"\(selected)>")
+            line("  <div class=\"sb-row\" role=\"button\" tabindex=\"0\"\(isSelected ? " aria-current=\"true\"" : "")\(commandAttribute(command))\(extra)>")
+            for child in nodes where !child.isControl { append(child, depth: depth + 2, to: &out) }
+            line("  </div>")
+            for child in nodes where child.isControl { append(child, depth: depth + 1, to: &out) }
             line("</li>")
         case .image(let url, let alt):
             let source = isSafeImageURL(url) ? " src=\"\(escape(url))\"" : ""
-            line("<img class=\"sb-image\"\(source) alt=\"\(escape(alt))\">")
+            // No alt at all when there is no text alternative: `alt=""` would claim the image is decorative.
+            let alternative = alt.isEmpty && !extra.contains(" alt=") && !extra.contains(" aria-label=") ? "" : " alt=\"\(escape(alt))\""
+            line("<img class=\"sb-image\"\(source)\(extra.contains(" alt=") ? "" : alternative)\(extra)>")
         case .progress(let label, let fraction):
             if let fraction {
                 line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                    + "<progress max=\"1\" value=\"\(JSONValue.format(fraction))\">\(Int((fraction * 100).rounded()))%</progress></label>")
+                    + "<progress max=\"1\" value=\"\(JSONValue.format(fraction))\"\(extra)>\(Int((fraction * 100).rounded()))%</progress></label>")
             } else {
-                line("<p class=\"sb-spinner\" role=\"status\">\(escape(label))</p>")
+                line("<p class=\"sb-spinner\" role=\"status\"\(extra)>\(escape(label))</p>")
             }
         case .badge(let text, let tone):
-            line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\">\(escape(text))</span>")
+            line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\"\(extra)>\(escape(text))</span>")
         case .section(let title, let nodes):
-            line("<section class=\"sb-section\">")
+            line("<section class=\"sb-section\"\(extra)>")
             line("  <h3>\(escape(title))</h3>")
             children(nodes)
             line("</section>")
         case .divider:
-            line("<hr class=\"sb-divider\">")
+            line("<hr class=\"sb-divider\"\(extra)>")
         case .component(let title, let nodes):
-            line("<div class=\"sb-component\" data-component=\"\(escape(title))\">")
+            line("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>")
             line("  <span class=\"sb-component-title\">\(escape(title))</span>")
             children(nodes)
             line("</div>")
+        case .accessible(let info, let wrapped):
+            append(wrapped, depth: depth, to: &out, attributes: accessibilityAttributes(info, for: wrapped) + extra)
+        }
+    }
+
+    /// The ARIA attributes of accessibility settings on the element of `node`: `aria-label`, `title`
+    /// (the hint, and a value where the role has no value attribute: the accessible description),
+    /// `aria-valuetext`, `role="heading"` with `aria-level`, and `aria-hidden` (`alt=""` on an image).
+    private static func accessibilityAttributes(_ info: AccessibilityInfo, for node: ViewNode) -> String {
+        var attributes = ""
+        if info.isHidden {
+            if case .image = node { return " alt=\"\"" }
+            return " aria-hidden=\"true\""
+        }
+        if let level = info.headingLevel, node.acceptsHeadingRole {
+            attributes += " role=\"heading\" aria-level=\"\(level)\""
+        }
+        if let label = info.label {
+            if case .image = node { attributes += " alt=\"\(escape(label))\"" } else { attributes += " aria-label=\"\(escape(label))\"" }
+        }
+        var description = [info.hint].compactMap { $0 }
+        if let value = info.value {
+            if case .progress(_, .some) = node { attributes += " aria-valuetext=\"\(escape(value))\"" } else { description.insert(value, at: 0) }
+        }
+        if !description.isEmpty { attributes += " title=\"\(escape(description.joined(separator: ". ")))\"" }
+        return attributes
+    }
+
+    /// The character an icon name shows; unknown names show a bullet.
+    static func glyph(_ icon: String) -> String {
+        switch icon {
+        case "trash": "✗"
+        case "plus": "+"
+        case "minus": "−"
+        case "xmark": "✕"
+        case "chevron.left", "chevron.backward": "‹"
+        case "chevron.right", "chevron.forward": "›"
+        case "star": "☆"
+        case "star.fill": "★"
+        case "heart": "♡"
+        case "heart.fill": "♥"
+        case "gear": "⚙"
+        case "magnifyingglass": "⌕"
+        case "info": "ⓘ"
+        case "pencil": "✎"
+        case "square.and.arrow.up": "⇪"
+        default: "•"
         }
     }
 

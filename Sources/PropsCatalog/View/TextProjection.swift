@@ -56,6 +56,10 @@ public enum TextProjection {
         case .component(let title, let nodes):
             line("component \(quote(title))")
             children(nodes)
+        case .iconButton(let icon, let command):
+            line("button icon \(quote(icon))\(arrow(command))")
+        case .accessible(_, let wrapped):
+            append(wrapped, depth: depth, to: &lines)  // what it shows; the accessibility outline has the rest
         }
     }
 
@@ -63,7 +67,8 @@ public enum TextProjection {
         command.map { " -> \(escape($0.name))" } ?? ""
     }
 
-    private static func quote(_ text: String) -> String {
+    /// `text` in double quotes with the projection's escapes, so it stays on one line.
+    static func quote(_ text: String) -> String {
         "\"" + escape(text, quotes: true) + "\""
     }
 

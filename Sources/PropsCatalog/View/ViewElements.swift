@@ -38,6 +38,12 @@ public struct Button: ViewConvertible {
     public init(_ label: String, command: Command?) {
         viewNodes = [.button(label: label, command: command)]
     }
+
+    /// A button showing only an icon (`trash`, `plus`, `xmark`, `chevron.left`...): give it an
+    /// `.accessibilityLabel(_:)`, or the audit reports it as a control without a name.
+    public init(icon: String, command: Command?) {
+        viewNodes = [.iconButton(icon: icon, command: command)]
+    }
 }
 
 /// A text field whose edits send `command` with the new text as payload.
@@ -89,6 +95,11 @@ public struct Image: ViewConvertible {
     public let viewNodes: [ViewNode]
     public init(url: String, alt: String) {
         viewNodes = [.image(url: url, alt: alt)]
+    }
+
+    /// A decorative image: no text alternative, left out of what assistive technology announces.
+    public init(decorative url: String) {
+        viewNodes = [.accessible(AccessibilityInfo(isHidden: true), .image(url: url, alt: ""))]
     }
 }
 

@@ -31,6 +31,10 @@ public indirect enum ViewNode: Sendable, Hashable {
     case divider
     /// A child component's view embedded in its parent, under the child's title.
     case component(title: String, [ViewNode])
+    /// A button showing only an icon (a symbol name such as `trash`); it needs an accessibility label.
+    case iconButton(icon: String, command: Command?)
+    /// A node with what assistive technology announces instead of, or besides, what it shows.
+    case accessible(AccessibilityInfo, ViewNode)
 }
 
 /// The direction a stack lays out its children.

@@ -7,8 +7,9 @@ package enum JUnitReport {
     package static let suiteName = "storybook snapshots"
 
     package static func xml(_ report: SnapshotReport) -> String {
-        let failures = report.stories.filter(\.isFailure).count
-        let counts = "tests=\"\(report.stories.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
+        let failures = report.stories.filter(\.isFailure).count + report.audits.filter(\.isFailure).count
+        let tests = report.stories.count + report.audits.count
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"\(suiteName)\" \(counts)>\n"
         out += "  <testsuite name=\"\(suiteName)\" \(counts)>\n"
@@ -23,6 +24,17 @@ package enum JUnitReport {
             out += "      <failure type=\"\(story.status.rawValue)\" message=\"\(attribute(message))\">"
             out += cdata(story.diff.isEmpty ? story.headline + "\n" : story.diff)
             out += "</failure>\n    </testcase>\n"
+        }
+        // One more test case per story with accessibility findings: a failure when one is an error.
+        for audit in report.audits {
+            let opening = "    <testcase classname=\"\(attribute(audit.componentID))\" name=\"\(attribute(audit.id + " accessibility"))\""
+            let lines = audit.lines.joined(separator: "\n") + "\n"
+            guard audit.isFailure else {
+                out += opening + ">\n      <system-out>" + cdata(lines) + "</system-out>\n    </testcase>\n"
+                continue
+            }
+            let message = "\(audit.errors.count) accessibility \(audit.errors.count == 1 ? "error" : "errors") in \(audit.id)"
+            out += opening + ">\n      <failure type=\"accessibility\" message=\"\(attribute(message))\">" + cdata(lines) + "</failure>\n    </testcase>\n"
         }
         out += "  </testsuite>\n</testsuites>\n"
         return out

@@ -35,7 +35,7 @@ package struct SnapshotCheck {
         }
         let record = options.record
         let compared = try ParallelMap.map(catalog.stories) { story throws(SnapshotError) in
-            let snapshot = try StorySnapshot(story)
+            let snapshot = try StorySnapshot(story, environments: catalog.environments)
             var goldens: [[UInt8]?] = []
             for file in snapshot.files { goldens.append(try FileSystem.read(directory + "/" + file.name)) }
             var comparison = StoryComparison(snapshot, goldens: goldens)
@@ -48,20 +48,30 @@ package struct SnapshotCheck {
             return (snapshot: snapshot, comparison: comparison)
         }
         var stories = compared.map(\.comparison)
-        stories += try removedStories(in: directory)
+        stories += try removedStories(in: directory, expected: Set(compared.flatMap { $0.snapshot.files.map(\.name) }))
         var report = SnapshotReport(directory: directory, stories: stories)
-        if (options.record || options.prune) && report.passed {
+        report.audits = compared.compactMap { item in
+            guard let story = catalog.story(id: item.snapshot.id) else { return nil }
+            let audit = StoryAudit(item.snapshot, level: story.component.auditLevel)
+            return audit.findings.isEmpty ? nil : audit
+        }
+        if (options.record || options.prune) && report.goldensMatch {
             report.rewroteIndex = try refreshIndex(in: directory, compared.map(\.snapshot))
         }
         return report
     }
 
-    /// The goldens of stories the catalog does not have, deleted when pruning.
-    private func removedStories(in directory: String) throws(SnapshotError) -> [StoryComparison] {
+    /// The goldens of stories the catalog does not have, and of environments in which a story now
+    /// renders as in the default one (`<id>@<environment>`), deleted when pruning.
+    private func removedStories(in directory: String, expected: Set<String>) throws(SnapshotError) -> [StoryComparison] {
         var orphans: [String: [String]] = [:]
         for name in try FileSystem.entries(directory) {
-            guard let id = StorySnapshot.storyID(ofFileNamed: name), catalog.story(id: id) == nil else { continue }
-            orphans[id, default: []].append(name)
+            guard let (id, environment) = StorySnapshot.owner(ofFileNamed: name), !expected.contains(name) else { continue }
+            if catalog.story(id: id) == nil {
+                orphans[id, default: []].append(name)
+            } else if !environment.isEmpty {
+                orphans["\(id)@\(environment)", default: []].append(name)
+            }
         }
         var removed: [StoryComparison] = []
         for (id, files) in orphans.sorted(by: { $0.key < $1.key }) {

@@ -43,7 +43,7 @@ package struct SnapshotExport {
         let writer = SerialWriter()
         let rendering = { @Sendable (story: Catalog.Story) throws(SnapshotError) -> StorySnapshot in
             if let failure = writer.failure { throw failure }
-            let snapshot = try StorySnapshot(story)
+            let snapshot = try StorySnapshot(story, environments: catalog.environments)
             let unchanged = snapshot.files.map { file in
                 previous.map { (try? FileSystem.read($0 + "/" + file.name)) == file.bytes } ?? false
             }
@@ -66,6 +66,6 @@ package struct SnapshotExport {
         try writer.finish()
         try FileSystem.write(SnapshotIndex.json(catalog, snapshots), to: directory + "/" + SnapshotIndex.jsonName)
         try FileSystem.write(SnapshotIndex.html(catalog), to: directory + "/" + SnapshotIndex.htmlName)
-        return snapshots.count * StorySnapshot.Kind.allCases.count + 2
+        return snapshots.reduce(2) { $0 + $1.files.count }
     }
 }

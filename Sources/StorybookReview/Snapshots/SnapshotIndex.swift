@@ -7,8 +7,9 @@ package enum SnapshotIndex {
     package static let jsonName = "index.json"
     package static let htmlName = "index.html"
 
-    /// `/api/index.json`'s document, pretty, with `"hashes": {"txt", "json", "html"}` added to
-    /// every story: `ContentHash.hex` of each file, the ETags of `/render/{id}.txt|.html` unquoted.
+    /// `/api/index.json`'s document, pretty, with `"hashes": {"txt", "a11y", "json", "html"}` added to
+    /// every story (and `"environments": {"<key>": {...}}` where another environment renders differently):
+    /// `ContentHash.hex` of each file, the ETags of `/render/{id}.txt|.a11y.txt|.html` unquoted.
     package static func json(_ catalog: Catalog, _ snapshots: [StorySnapshot]) -> [UInt8] {
         let hashes = Dictionary(snapshots.map { ($0.id, $0.hashes) }, uniquingKeysWith: { first, _ in first })
         var index = catalog.index
@@ -43,7 +44,7 @@ package enum SnapshotIndex {
             </head>
             <body>
             <h1>Storybook export</h1>
-            <p>\(catalog.stories.count) stories in \(catalog.components.count) components. Each links its text outline, its standalone HTML document and its props.</p>
+            <p>\(catalog.stories.count) stories in \(catalog.components.count) components. Each links its text outline, its accessibility outline, its standalone HTML document and its props.</p>
 
             """
         for component in catalog.components {
@@ -51,7 +52,7 @@ package enum SnapshotIndex {
             for variant in component.variants {
                 let id = HTMLProjection.escape(variant.id)
                 out += "<li>\(HTMLProjection.escape(variant.name)) <code>\(id)</code>: "
-                    + "<a href=\"\(id).txt\">text</a> · <a href=\"\(id).html\">html</a> · <a href=\"\(id).json\">props</a></li>\n"
+                    + "<a href=\"\(id).txt\">text</a> · <a href=\"\(id).a11y.txt\">accessibility</a> · <a href=\"\(id).html\">html</a> · <a href=\"\(id).json\">props</a></li>\n"
             }
             out += "</ul>\n</section>\n"
         }

@@ -34,7 +34,9 @@ package struct StoryComparison: Sendable, Equatable {
         case .unchanged: return "unchanged: \(name)"
         case .changed: return "changed: \(name)" + (isResolved ? ", recorded" : "")
         case .new: return "new: \(name)" + (isResolved ? ", recorded" : ": no golden (--record writes it)")
-        case .removed: return "removed: \(name)" + (isResolved ? ", pruned" : ": no such story (--prune deletes its goldens)")
+        case .removed:
+            let reason = id.contains("@") ? "renders as in the default environment now" : "no such story"
+            return "removed: \(name)" + (isResolved ? ", pruned" : ": \(reason) (--prune deletes its goldens)")
         }
     }
 
@@ -68,7 +70,7 @@ package struct StoryComparison: Sendable, Equatable {
     /// The goldens of a story that no longer exists.
     package init(removed id: String, files: [String]) {
         self.id = id
-        componentID = id.range(of: "--").map { String(id[..<$0.lowerBound]) } ?? id
+        componentID = id.range(of: "--").map { String(id[..<$0.lowerBound]) } ?? id  // `<id>@<environment>` too
         title = nil
         status = .removed
         self.files = files

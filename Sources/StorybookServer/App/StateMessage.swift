@@ -16,7 +16,9 @@ struct StateMessage {
     private let text: [UInt8]
     private let html: [UInt8]
 
-    init(_ session: StorySession) {
+    /// The live version as rendered in `environment` (the session's own projections in the default one).
+    init(_ session: StorySession, environment: ViewEnvironment = .standard) {
+        let projections = session.projections(in: environment)
         storyID = session.story.id
         componentID = session.story.component.id
         name = session.story.name
@@ -24,8 +26,8 @@ struct StateMessage {
         canUndo = session.canUndo
         canRedo = session.canRedo
         props = session.props.serializedBytes()
-        text = JSONValue.serializedString(session.projections.text)
-        html = JSONValue.serializedString(session.projections.html)
+        text = JSONValue.serializedString(projections.text)
+        html = JSONValue.serializedString(projections.html)
     }
 
     private var size: Int { props.count + text.count + html.count + 256 }

@@ -16,6 +16,8 @@ final class StoryHub {
     private var sessions: [String: StorySession] = [:]
     private var subscribers: [String: Set<ConnectionID>] = [:]
     private var subscriptions: [ConnectionID: Set<String>] = [:]
+    /// The environment each connection's states are rendered in, when it is not the default.
+    private var environments: [ConnectionID: ViewEnvironment] = [:]
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
     /// How big edited props may get (in proportion to the message cap); bigger edits are refused `too-large`.
@@ -85,7 +87,7 @@ final class StoryHub {
                 sessions[storyID] = session
                 journal?.compactIfNeeded { Array(self.sessions.values) }
                 let state = liveStates.publish(session)
-                broadcast(state.message(cause: change.entry), story: storyID)
+                broadcastState(state, of: session, cause: change.entry)
                 return .success(session)
             }
         }
@@ -133,15 +135,31 @@ final class StoryHub {
         return catalog.story(id: id).map(Result.success) ?? .failure(EditError(.notFound, "the saved story '\(id)' is missing"))
     }
 
-    /// Subscribes a connection; the caller sends it the current state.
-    func subscribe(_ connection: ConnectionID, to storyID: String) -> Result<StorySession, EditError> {
+    /// Subscribes a connection, whose states are rendered in `environment` from now on; the caller
+    /// sends it the current state.
+    func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard) -> Result<StorySession, EditError> {
         owner?.assertOnQueue()
         let result = session(storyID)
         if case .success = result {
             subscribers[storyID, default: []].insert(connection)
             subscriptions[connection, default: []].insert(storyID)
+            environments[connection] = environment.isStandard ? nil : environment
         }
         return result
+    }
+
+    /// Sends a new live state to every subscriber: the published bytes to those in the default
+    /// environment, the state rendered once per other environment to the rest.
+    private func broadcastState(_ state: StateMessage, of session: StorySession, cause: HistoryEntry) {
+        let storyID = session.story.id
+        var byEnvironment: [ViewEnvironment: [ConnectionID]] = [:]
+        for connection in subscribers(of: storyID) {
+            byEnvironment[environments[connection] ?? .standard, default: []].append(connection)
+        }
+        for (environment, targets) in byEnvironment {
+            let message = environment.isStandard ? state.message(cause: cause) : StateMessage(session, environment: environment).message(cause: cause)
+            sink.send(message, to: targets, coalescingKey: Self.stateKey(storyID))
+        }
     }
 
     /// Ends a subscription; false when there was none.
@@ -155,6 +173,7 @@ final class StoryHub {
     /// Forgets a closed connection.
     func disconnect(_ connection: ConnectionID) {
         owner?.assertOnQueue()
+        environments[connection] = nil
         for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
             subscribers[storyID]?.remove(connection)
         }
@@ -179,6 +198,10 @@ final class StoryHub {
 
     /// Sends a story's live state to one connection, replacing an older state still queued for it.
     func sendState(of storyID: String, to connection: ConnectionID) {
+        if let environment = environments[connection], let session = sessions[storyID] {
+            sink.send(StateMessage(session, environment: environment).message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+            return
+        }
         guard let state = liveStates.state(storyID) else { return }
         sink.send(state.message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
     }
@@ -189,5 +212,11 @@ final class StoryHub {
     /// Sends one message to one connection.
     func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {
         sink.send(message.serializedBytes(), to: [connection], coalescingKey: coalescingKey)
+    }
+
+    /// Sends one serialized message to several connections.
+    func send(_ message: [UInt8], to connections: [ConnectionID], coalescingKey: String? = nil) {
+        guard !connections.isEmpty else { return }
+        sink.send(message, to: connections, coalescingKey: coalescingKey)
     }
 }

@@ -47,6 +47,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
         self.access = access
+        let renderers = RendererRegistry(hub: hub, logger: logger)
         let replays = ReplayController(hub: hub) { delay, work in
             queue.asyncAfter(delay, work)
         }
@@ -54,8 +55,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             hub: hub, replays: replays,
             review: ReviewSettings(snapshotsDirectory: configuration.snapshotsDirectory?.path, allowRecord: configuration.allowRecord),
             renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
-            access: access, maxJSONDepth: configuration.maxJSONDepth)
-        self.webSocket = WebSocketHandler(hub: hub, replays: replays, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+            access: access, maxJSONDepth: configuration.maxJSONDepth, renderers: renderers)
+        self.webSocket = WebSocketHandler(hub: hub, replays: replays, renderers: renderers, maxJSONDepth: configuration.maxJSONDepth, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

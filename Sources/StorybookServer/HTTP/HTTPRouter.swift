@@ -13,6 +13,8 @@ struct HTTPRouter {
     let staticFiles: StaticFiles?
     let access: AccessPolicy
     let maxJSONDepth: Int
+    /// The connected renderers (`/api/renderers`, `/render/{id}.png?renderer=`); nil serves none.
+    var renderers: RendererRegistry?
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
@@ -20,6 +22,8 @@ struct HTTPRouter {
     private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
     private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
+    /// The rules that put the UI's preview in an environment (`?colorScheme=dark&dynamicType=...`).
+    static let previewEnvironmentStylesheetName = "preview-environment.css"
 
     /// The path's segments after the leading `/`, percent-decoded.
     private static func segments(_ request: HTTPRequest) -> [String] {
@@ -59,6 +63,11 @@ struct HTTPRouter {
             return render(request, Array(segments.dropFirst()))
         case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
+        case ("GET", Self.previewEnvironmentStylesheetName) where segments.count == 1, ("HEAD", Self.previewEnvironmentStylesheetName) where segments.count == 1:
+            return withEnvironment(request) { environment in
+                let bytes = Array(HTMLProjection.environmentStylesheet(environment).utf8)
+                return .cached(bytes, contentType: "text/css; charset=utf-8", etag: ContentHash.etag(bytes), request: request)
+            }
         case ("GET", _), ("HEAD", _):
             guard let staticFiles else { return .error(EditError(.notFound, "no such file: \(request.path)")) }
             var response = staticFiles.response(for: request)
@@ -79,6 +88,9 @@ struct HTTPRouter {
             return .cached(index.bytes, contentType: HTTPResponse.jsonType, etag: index.etag, request: request)
         case (_, 1, "index.json"):
             return methodNotAllowed(request, allowed: "GET, HEAD")
+        case (_, 1, "renderers"):
+            guard let renderers else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            return RendererRoute(registry: renderers, hub: hub).list(request)
         case (_, 1, "projections"): return ProjectionsRoute(renders: renders, maxJSONDepth: maxJSONDepth).respond(to: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
@@ -105,7 +117,14 @@ struct HTTPRouter {
     private func story(_ request: HTTPRequest, id: String, action: String?) -> HTTPResponse {
         switch (request.method.rawValue, action) {
         case ("GET", nil), ("HEAD", nil):
-            return answer(hub.session(id))
+            return withEnvironment(request) { environment in
+                guard !environment.isStandard else { return answer(hub.session(id)) }
+                return answer(hub.session(id)) { session in .json(bytes: StateMessage(session, environment: environment).resource) }
+            }
+        case ("GET", "audit"), ("HEAD", "audit"):
+            return withEnvironment(request) { environment in
+                answer(hub.session(id)) { session in .json(session.auditJSON(in: environment)) }
+            }
         case ("PUT", "props"):
             return withJSONBody(request) { body in answer(hub.apply(.replace(body), to: id, source: .http)) }
         case ("PATCH", "props"):
@@ -183,14 +202,19 @@ struct HTTPRouter {
             return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"), (_, "save"):
             return methodNotAllowed(request, allowed: "POST")
+        case (_, "audit"), (_, "history"), (_, "recording"):
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
     }
 
     private func render(_ request: HTTPRequest, _ path: [String]) -> HTTPResponse {
+        if let renderer = request.query["renderer"], path.count == 1, let renderers {
+            return RendererRoute(registry: renderers, hub: hub).render(request, name: path[0], renderer: renderer)
+        }
         guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: path[0]) else {
-            return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt or .html"))
+            return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt, .a11y.txt or .html"))
         }
         switch request.method.rawValue {
         case "GET", "HEAD":
@@ -198,25 +222,35 @@ struct HTTPRouter {
             guard live == nil || ["0", "1", "true", "false"].contains(live!) else {
                 return .error(EditError(.badRequest, "live must be 1, true, 0 or false, not '\(live!)'"))
             }
-            if live == "1" || live == "true" {
-                return answer(hub.session(id)) { session in
-                    liveProjection(session, format: format, request: request)
+            return withEnvironment(request) { environment in
+                if request.query["live"] == "1" || request.query["live"] == "true" {
+                    return answer(hub.session(id)) { session in
+                        liveProjection(session, format: format, environment: environment, request: request)
+                    }
                 }
+                if environment.isStandard {
+                    guard let entry = renders.entry(id) else { return .error(EditError(.notFound, "unknown story '\(id)'")) }
+                    return entry.response(format, to: request)
+                }
+                guard let story = hub.catalog.story(id: id), let rendered = try? RenderedStory(story, environment: environment) else {
+                    return .error(EditError(.notFound, "unknown story '\(id)'"))
+                }
+                let bytes = Array(rendered.body(format).utf8)
+                return .cached(bytes, contentType: format.contentType, etag: ContentHash.etag(bytes, environment: environment), request: request)
             }
-            guard let entry = renders.entry(id) else { return .error(EditError(.notFound, "unknown story '\(id)'")) }
-            return entry.response(format, to: request)
         case "POST":
             guard let component = hub.catalog.component(id: id) else {
                 return .error(EditError(.notFound, "unknown component '\(id)'"))
             }
-            return withJSONBody(request) { body in
-                switch component.validate(body) {
-                case .failure(let error):
-                    return .error(EditError(error))
-                case .success(let validated):
-                    let rendered = RenderedStory(view: validated.view, title: component.title)
-                    let bytes = Array((format == .text ? rendered.text : rendered.document).utf8)
-                    return HTTPResponse(status: 200, headers: [("Content-Type", format.contentType)], body: bytes)
+            return withEnvironment(request) { environment in
+                withJSONBody(request) { body in
+                    switch component.validate(body, in: environment) {
+                    case .failure(let error):
+                        return .error(EditError(error))
+                    case .success(let validated):
+                        let rendered = RenderedStory(view: validated.view, title: component.title, auditLevel: component.auditLevel, environment: environment)
+                        return HTTPResponse(status: 200, headers: [("Content-Type", format.contentType)], body: Array(rendered.body(format).utf8))
+                    }
                 }
             }
         default:
@@ -224,10 +258,24 @@ struct HTTPRouter {
         }
     }
 
-    private func liveProjection(_ session: StorySession, format: ProjectionFormat, request: HTTPRequest) -> HTTPResponse {
-        let title = "\(session.story.component.title) / \(session.story.name)"
-        let bytes = Array((format == .text ? session.projections.text : HTMLProjection.document(fragment: session.projections.html, title: title)).utf8)
-        return .cached(bytes, contentType: format.contentType, etag: ContentHash.etag(bytes), request: request)
+    private func liveProjection(_ session: StorySession, format: ProjectionFormat, environment: ViewEnvironment, request: HTTPRequest) -> HTTPResponse {
+        let projections = session.projections(in: environment)
+        let body = switch format {
+        case .text: projections.text
+        case .a11y: projections.accessibility
+        case .html: HTMLProjection.document(fragment: projections.html, title: session.documentTitle, environment: environment)
+        }
+        let bytes = Array(body.utf8)
+        return .cached(bytes, contentType: format.contentType, etag: ContentHash.etag(bytes, environment: environment), request: request)
+    }
+
+    /// What `body` answers in the environment the query names, or 400 `bad-environment`.
+    private func withEnvironment(_ request: HTTPRequest, _ body: (ViewEnvironment) -> HTTPResponse) -> HTTPResponse {
+        do throws(EditError) {
+            return body(try ViewEnvironment(parameters: request.query))
+        } catch {
+            return .error(error)
+        }
     }
 
     private func withJSONBody(_ request: HTTPRequest, _ body: (JSONValue) -> HTTPResponse) -> HTTPResponse {

@@ -1,4 +1,5 @@
 import PropsCatalog
+import StorybookReview
 import StorybookTransport
 
 /// `/api/projections`: every story's projection with its content hash in one response, for CI.
@@ -20,7 +21,7 @@ struct ProjectionsRoute {
         switch request.query["format"].map(ProjectionFormat.init(rawValue:)) {
         case nil: format = .text
         case .some(let known?): format = known
-        case .some(nil): return .error(EditError(.badMessage, "format must be text or html"))
+        case .some(nil): return .error(EditError(.badMessage, "format must be text, html or a11y"))
         }
         switch request.method {
         case .get, .head:

@@ -1,8 +1,9 @@
 import PropsCatalog
+import StorybookReview
 import StorybookTransport
 
 extension RenderCache.Entry {
-    /// `/render/{id}.txt` or `.html`: the bytes with their type and strong ETag, or 304.
+    /// `/render/{id}.txt`, `.a11y.txt` or `.html`: the bytes with their type and strong ETag, or 304.
     func response(_ format: ProjectionFormat, to request: HTTPRequest) -> HTTPResponse {
         .cached(body(format), contentType: format.contentType, etag: etag(format), request: request)
     }
@@ -10,24 +11,36 @@ extension RenderCache.Entry {
     /// The same answer for the loop thread: the text's 200 and 304 are kept prepared; the document is
     /// built when asked for.
     func preparedResponse(_ format: ProjectionFormat, ifNoneMatch: String?) -> PreparedResponse {
-        guard format == .html else { return textAnswer.response(ifNoneMatch: ifNoneMatch) }
+        switch format {
+        case .text: return textAnswer.response(ifNoneMatch: ifNoneMatch)
+        case .a11y: return accessibilityAnswer.response(ifNoneMatch: ifNoneMatch)
+        case .html: break
+        }
         let notModified = ETagMatcher.isNotModified(ifNoneMatch: ifNoneMatch, etag: documentETag)
         return PreparedResponse(.cached(notModified ? [] : document, contentType: format.contentType, etag: documentETag, notModified: notModified))
     }
 
     /// The strong ETag of `body(format)`.
     func etag(_ format: ProjectionFormat) -> String {
-        format == .text ? textETag : documentETag
+        switch format {
+        case .text: textETag
+        case .html: documentETag
+        case .a11y: accessibilityAnswer.etag
+        }
     }
 
     /// The bytes `/render/{id}.txt` or `.html` serves.
     func body(_ format: ProjectionFormat) -> [UInt8] {
-        format == .text ? text : document
+        switch format {
+        case .text: text
+        case .html: document
+        case .a11y: accessibilityAnswer.body
+        }
     }
 
     /// The content hash of `body(format)`: its ETag without the quotes.
     func hash(_ format: ProjectionFormat) -> String {
-        format == .text ? textHash : documentHash
+        String(etag(format).dropFirst().dropLast())
     }
 
     /// `ContentHash.hex` of the text projection, as the export's index.json lists it.
@@ -44,11 +57,12 @@ extension RenderCache.Entry {
 
 extension ProjectionFormat {
     /// The Content-Type of the projection.
-    var contentType: String { self == .text ? HTTPRouter.textType : HTTPRouter.htmlType }
+    var contentType: String { self == .html ? HTTPRouter.htmlType : HTTPRouter.textType }
 
-    /// The format a `/render/` file name asks for (`.txt` or `.html`) and the story id before it. The
-    /// first `prefixLength` bytes of `name` are skipped (the `/render/` of a whole path).
+    /// The format a `/render/` file name asks for (`.txt`, `.a11y.txt` or `.html`) and the story id
+    /// before it. The first `prefixLength` bytes of `name` are skipped (the `/render/` of a whole path).
     static func split(renderName name: String, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
+        if let id = stem(of: name, skipping: prefixLength, extension: ".a11y.txt") { return (id, .a11y) }
         if let id = stem(of: name, skipping: prefixLength, extension: ".txt") { return (id, .text) }
         if let id = stem(of: name, skipping: prefixLength, extension: ".html") { return (id, .html) }
         return nil

@@ -14,12 +14,15 @@ final class RenderCache: Sendable {
         let fragment: String
         let title: String
         let documentETag: String
+        /// The accessibility outline with its ETag, prepared like the text.
+        let accessibilityAnswer: CachedAnswer
 
-        init(textAnswer: CachedAnswer, fragment: String, title: String, documentETag: String) {
+        init(textAnswer: CachedAnswer, fragment: String, title: String, documentETag: String, accessibilityAnswer: CachedAnswer) {
             self.textAnswer = textAnswer
             self.fragment = fragment
             self.title = title
             self.documentETag = documentETag
+            self.accessibilityAnswer = accessibilityAnswer
         }
 
         /// The standalone document `/render/{id}.html` serves.
@@ -116,7 +119,9 @@ final class RenderCache: Sendable {
 
     static func entry(_ rendered: RenderedStory) -> Entry {
         let text = Array(rendered.text.utf8)
+        let outline = Array(rendered.accessibility.utf8)
         return Entry(textAnswer: CachedAnswer(text, contentType: ProjectionFormat.text.contentType, etag: ContentHash.etag(text)),
-                     fragment: rendered.fragment, title: rendered.title, documentETag: ContentHash.etag(rendered.document.utf8))
+                     fragment: rendered.fragment, title: rendered.title, documentETag: ContentHash.etag(rendered.document.utf8),
+                     accessibilityAnswer: CachedAnswer(outline, contentType: ProjectionFormat.a11y.contentType, etag: ContentHash.etag(outline)))
     }
 }

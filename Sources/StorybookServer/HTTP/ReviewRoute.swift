@@ -70,13 +70,14 @@ struct ReviewRoute {
         }
         do {
             if let story = catalog.story(id: id) {
-                for file in try StorySnapshot(story).files {
+                for file in try StorySnapshot(story, environments: catalog.environments).files {
                     try FileSystem.writeAtomically(file.bytes, to: directory + "/" + file.name)
                 }
                 return .json(["id": .string(id), "accepted": true])
             }
             var removed = false
-            for name in try FileSystem.entries(directory) where StorySnapshot.storyID(ofFileNamed: name) == id {
+            for name in try FileSystem.entries(directory) {
+                guard let owner = StorySnapshot.owner(ofFileNamed: name), owner.id == id || "\(owner.id)@\(owner.environment)" == id else { continue }
                 try FileSystem.removeTree(directory + "/" + name)
                 removed = true
             }

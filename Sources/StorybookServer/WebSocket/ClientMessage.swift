@@ -2,7 +2,8 @@ import PropsCatalog
 
 /// A message a WebSocket client may send, parsed and checked field by field.
 enum ClientMessage: Equatable {
-    case subscribe(story: String)
+    /// `environment`: the one this connection's states are rendered in from now on (default when absent).
+    case subscribe(story: String, environment: ViewEnvironment)
     case unsubscribe(story: String)
     case replace(story: String, props: JSONValue, base: Int?, ref: String?)
     case patch(story: String, patch: JSONPatch, base: Int?, ref: String?)
@@ -14,6 +15,8 @@ enum ClientMessage: Equatable {
     case history(story: String, since: Int?, ref: String?)
     case replay(story: String, request: JSONValue, ref: String?)
     case replayStop(story: String, ref: String?)
+    /// The renderer protocol (`renderer`, `show`, `rendered`).
+    case renderer(RendererMessage)
 
     /// Why a frame is not a message, with what could be read of it to address the error.
     struct Failure: Error, Equatable {
@@ -48,7 +51,7 @@ enum ClientMessage: Equatable {
         guard case .string(let name) = type else { throw EditError(.badMessage, "type must be a string", path: "/type") }
         let ref = try reader.optionalString("ref")
         switch name {
-        case "subscribe": return .subscribe(story: try reader.string("story"))
+        case "subscribe": return .subscribe(story: try reader.string("story"), environment: try reader.environment())
         case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
         case "replace":
             guard let props = fields["props"] else { throw EditError(.badMessage, "missing field props", path: "/props") }
@@ -79,6 +82,7 @@ enum ClientMessage: Equatable {
         case "replay-stop":
             return .replayStop(story: try reader.string("story"), ref: ref)
         default:
+            if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
     }
@@ -102,6 +106,33 @@ struct FieldReader {
             throw EditError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
         }
         return string
+    }
+
+    /// The optional `environment` object: the query parameters' names, string values (`width` may be a number).
+    func environment() throws(EditError) -> ViewEnvironment {
+        guard let value = fields["environment"], value != .null else { return .standard }
+        guard case .object(let members) = value else {
+            throw EditError(.badEnvironment, "environment must be an object, found \(value.kindDescription)", path: "/environment")
+        }
+        var parameters: [String: String] = [:]
+        for (name, member) in members {
+            guard ViewEnvironment.parameterNames.contains(name) else {
+                throw EditError(.badEnvironment, "unknown environment member '\(name)'; allowed: \(ViewEnvironment.parameterNames.joined(separator: ", "))",
+                                path: "/environment/\(name)")
+            }
+            if let string = member.stringValue {
+                parameters[name] = string
+            } else if let integer = member.integerValue {
+                parameters[name] = String(integer)
+            } else {
+                throw EditError(.badEnvironment, "environment \(name) must be a string, found \(member.kindDescription)", path: "/environment/\(name)")
+            }
+        }
+        do throws(EditError) {
+            return try ViewEnvironment(parameters: parameters)
+        } catch {
+            throw EditError(error.code, error.message, path: "/environment" + (error.path ?? ""))
+        }
     }
 
     /// An integer member, or nil when absent; `null` is not an integer and is refused.

@@ -8,6 +8,7 @@ import StorybookTransport
 struct WebSocketHandler {
     let hub: StoryHub
     let replays: ReplayController
+    let renderers: RendererRegistry
     let maxJSONDepth: Int
     let logger: Logger
 
@@ -28,16 +29,18 @@ struct WebSocketHandler {
     }
 
     func closed(_ connection: ConnectionID) {
+        renderers.closed(connection)
         hub.disconnect(connection)
     }
 
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
         let source = ChangeSource.webSocket(connection.raw)
         switch message {
-        case .subscribe(let story):
-            switch hub.subscribe(connection, to: story) {
+        case .subscribe(let story, let environment):
+            switch hub.subscribe(connection, to: story, environment: environment) {
             case .success:
                 hub.sendState(of: story, to: connection)
+                renderers.sendReports(of: story, to: connection)
             case .failure(let error):
                 reject(error, ref: nil, story: story, to: connection)
             }
@@ -82,6 +85,10 @@ struct WebSocketHandler {
         case .replayStop(let story, let ref):
             if !replays.stop(story) {
                 reject(EditError(.notFound, "no replay is playing on '\(story)'"), ref: ref, story: story, to: connection)
+            }
+        case .renderer(let message):
+            if case .failure(let error) = renderers.handle(message, from: connection) {
+                reject(error, ref: message.ref, story: message.story, to: connection)
             }
         case .history(let story, let since, let ref):
             switch hub.session(story) {

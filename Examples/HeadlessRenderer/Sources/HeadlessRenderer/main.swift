@@ -1,0 +1,36 @@
+// A headless renderer: `headless-renderer ws://127.0.0.1:6006/ws [--name NAME] [--token T]`.
+//
+// It announces itself to the server, renders whatever story of the demo's login and profile components
+// the browser shows on it (the text projection), reports the text back, and prints each render.
+// A line on standard input is a command of the story being shown: `login`, or `username.update ada`
+// (the rest of the line is the payload); the server applies the component's suggestion for it.
+import DemoCatalog
+import Foundation
+import PropsCatalog
+import StorybookClient
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let name = HeadlessRenderer.take("--name", from: &arguments) ?? "headless-\(ProcessInfo.processInfo.hostName)"
+let token = HeadlessRenderer.take("--token", from: &arguments)
+guard let address = arguments.first, let url = URL(string: address) else {
+    FileHandle.standardError.write(Data("usage: headless-renderer ws://HOST:PORT/ws [--name NAME] [--token TOKEN]\n".utf8))
+    exit(64)
+}
+
+var configuration = StorybookClient.Configuration(url: url, name: name, platform: "Linux (headless)", token: token)
+configuration.maximumBackoff = .seconds(1)
+let client = StorybookClient(configuration)
+
+client.follow(Login.component) { [client] in HeadlessRenderer.render(Login.component, $0, client: client) }
+client.follow(Profile.component) { [client] in HeadlessRenderer.render(Profile.component, $0, client: client) }
+client.start()
+HeadlessRenderer.say("renderer \(name) connecting to \(url.absoluteString)")
+
+while let line = readLine() {
+    let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+    guard let command = parts.first else { continue }
+    client.dispatch(Command(command), payload: parts.count > 1 ? .string(parts[1]) : nil)
+    HeadlessRenderer.say("dispatched \(command)")
+}
+// Standard input closed: keep rendering until stopped.
+while true { sleep(3600) }

@@ -1,0 +1,66 @@
+// One field's edits on their way to the server: sent as the user types, at most one in flight.
+//
+// A value goes at once when none of this field's edits is in flight. Otherwise it waits, replacing
+// any value already waiting (what was typed meanwhile becomes one edit), and goes when the edit in
+// flight is answered: by the `state` or the `error` that carries its ref (`settle`). So the server
+// is never flooded, and no keystroke waits for a pause in typing.
+//
+// The server keeps at most one state per story waiting for each client, so a state answering our
+// edit can be replaced by a later one (someone else's edit right after ours) and never arrive. An
+// edit in flight that such a later state overtook counts as answered after `OVERTAKEN_GRACE_MS`.
+
+const OVERTAKEN_GRACE_MS = 1000;
+
+/**
+ * @param send (value) -> ref | false: sends an edit now; false when it could not be sent
+ * @returns a function taking the field's latest value, with
+ *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
+ *      drops the value waiting behind it: it was typed on top of what the server refused),
+ *   `.overtaken()` a state that does not answer this field's edit arrived,
+ *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
+ *   `.flush()` (nothing waits for a pause; kept for callers that flush on blur or Enter),
+ *   `.unanswered()` the latest value not known to have reached the server (after the connection
+ *      dropped), `.release()` forgets the edit in flight (the connection it went on is gone).
+ */
+export function fieldSender(send) {
+  let inFlight = null;  // {ref, value, timer}
+  let waiting = null;   // {value}
+  let lost = null;      // {value}: in flight or waiting when the connection dropped
+
+  const dispatch = (value) => {
+    const ref = send(value);
+    inFlight = ref ? { ref, value, timer: null } : null;
+    if (!ref) lost = { value }; // sent again once connected (`unanswered`)
+  };
+  const sender = (value) => {
+    lost = null;
+    if (inFlight) waiting = { value };
+    else dispatch(value);
+  };
+  sender.settle = (ref, accepted) => {
+    if (!inFlight || inFlight.ref !== ref) return false;
+    clearTimeout(inFlight.timer);
+    inFlight = null;
+    const next = waiting;
+    waiting = null;
+    if (next && accepted) dispatch(next.value);
+    return true;
+  };
+  sender.overtaken = () => {
+    if (!inFlight || inFlight.timer) return;
+    const { ref } = inFlight;
+    inFlight.timer = setTimeout(() => sender.settle(ref, true), OVERTAKEN_GRACE_MS);
+  };
+  sender.pending = () => inFlight !== null || waiting !== null;
+  sender.cancel = () => { waiting = null; };
+  sender.flush = () => {};
+  sender.release = () => {
+    const latest = waiting ?? inFlight;
+    if (latest) lost = { value: latest.value };
+    if (inFlight) clearTimeout(inFlight.timer);
+    inFlight = null;
+    waiting = null;
+  };
+  sender.unanswered = () => lost;
+  return sender;
+}

@@ -1,0 +1,103 @@
+"""The headless renderer example (Examples/HeadlessRenderer, built on the StorybookClient library)
+against `storybook serve`: listed, shown a story, following edits and a server restart, dispatching a
+command whose suggestion becomes the next version. This drives the library's Linux (libwebsockets) path."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import tempfile
+
+import pytest
+import requests
+from websockets.sync.client import connect
+
+from conftest import ROOT, Server, wait_for
+
+RENDERER = os.environ.get(
+    "STORYBOOK_RENDERER_BINARY", str(ROOT / "Examples" / "HeadlessRenderer" / ".build" / "debug" / "headless-renderer"))
+FILLED = "auth-login--filled"
+
+
+def start_renderer(server, name="headless-linux"):
+    return subprocess.Popen([RENDERER, server.ws_url, "--name", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
+
+
+def show(server, renderer, story):
+    with connect(server.ws_url, open_timeout=5) as browser:
+        browser.recv(timeout=5)
+        browser.send(json.dumps({"type": "show", "renderer": renderer, "story": story}))
+        browser.send(json.dumps({"type": "renderers"}))
+        while json.loads(browser.recv(timeout=5))["type"] != "renderers":
+            pass
+
+
+def rendered_text(server, story, name="headless-linux"):
+    answer = server.get(f"/render/{story}.txt?renderer={name}")
+    return answer.text if answer.status_code == 200 else None
+
+
+def live_version(server, story):
+    return server.get(f"/api/stories/{story}").json()["version"]
+
+
+@pytest.fixture
+def renderer_binary():
+    if not pathlib.Path(RENDERER).exists():
+        pytest.fail(f"build the example first: swift build --package-path Examples/HeadlessRenderer ({RENDERER} is missing)")
+    return RENDERER
+
+
+def test_the_headless_renderer_follows_a_story_through_edits_restarts_and_its_own_commands(renderer_binary):
+    state_dir = tempfile.mkdtemp(prefix="storybook-state-")
+    server = Server(state_dir=state_dir)
+    renderer = start_renderer(server)
+    try:
+        assert wait_for(lambda: [r["name"] for r in server.get("/api/renderers").json()["renderers"]] == ["headless-linux"], timeout=10)
+        entry = server.get("/api/renderers").json()["renderers"][0]
+        assert entry["platform"] == "Linux (headless)" and entry["components"] == ["auth-login", "profile-user-profile"]
+
+        show(server, "headless-linux", FILLED)
+        assert wait_for(lambda: rendered_text(server, FILLED) == server.get(f"/render/{FILLED}.txt?live=1").text, timeout=10)
+
+        # An edit: typed props reach the renderer, its report for the new version is served.
+        edit = requests.patch(f"{server.url}/api/stories/{FILLED}/props",
+                              json=[{"op": "replace", "path": "/input/_0/username/value", "value": "grace"}], timeout=5)
+        assert edit.status_code == 200, edit.text
+        assert wait_for(lambda: rendered_text(server, FILLED) is not None and '"grace"' in rendered_text(server, FILLED), timeout=10)
+        assert server.get("/api/renderers").json()["renderers"][0]["lastReport"]["version"] == live_version(server, FILLED)
+
+        # The server restarts on the same port: the renderer reconnects, announces itself and shows the story again.
+        port = server.url.rsplit(":", 1)[1]
+        assert server.stop() == 0
+        server = Server("--port", port, state_dir=state_dir)
+        assert wait_for(lambda: rendered_text(server, FILLED) is not None and '"grace"' in rendered_text(server, FILLED), timeout=15)
+        assert server.get("/api/renderers").json()["renderers"][0]["showing"] == FILLED
+
+        # A command from the renderer: the component's suggestion (login -> loading) becomes the next version.
+        before = live_version(server, FILLED)
+        renderer.stdin.write("login\n")
+        renderer.stdin.flush()
+        assert wait_for(lambda: live_version(server, FILLED) == before + 1, timeout=10)
+        story = server.get(f"/api/stories/{FILLED}").json()
+        assert "loading" in story["props"]
+        history = server.get(f"/api/stories/{FILLED}/history").json()["entries"][-1]
+        assert history["kind"] == "dispatch" and history["source"].startswith("ws:")
+        assert wait_for(lambda: rendered_text(server, FILLED) == story["text"], timeout=10)
+    finally:
+        renderer.send_signal(signal.SIGTERM)
+        renderer.wait(timeout=10)
+        server.stop()
+    output = renderer.stdout.read()
+    assert f"rendered {FILLED} v1" in output and "dispatched login" in output
+
+
+def test_the_renderer_disappears_when_it_stops(fresh_server, renderer_binary):
+    renderer = start_renderer(fresh_server, name="short-lived")
+    try:
+        assert wait_for(lambda: len(fresh_server.get("/api/renderers").json()["renderers"]) == 1, timeout=10)
+    finally:
+        renderer.kill()
+        renderer.wait(timeout=10)
+    assert wait_for(lambda: fresh_server.get("/api/renderers").json()["renderers"] == [], timeout=10)

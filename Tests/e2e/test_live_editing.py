@@ -1,0 +1,273 @@
+"""Live editing in real browsers: text controls send as the user types, with at most one edit in
+flight per field, what was typed meanwhile coalesced into the next edit; refused edits roll back.
+
+Every figure here is read from the page's own WebSocket traffic (Playwright's `websocket` events),
+not from the UI's bookkeeping.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_live_editing.py -q
+"""
+import json
+import queue
+import socket
+import threading
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import wait_for
+from test_ui import browser_type_launch_args, ui, control, live, preview, wait_ready  # noqa: F401 (fixtures)
+
+PROFILE = "profile-user-profile--default"
+
+
+class Traffic:
+    """A page's WebSocket frames, in the order the browser saw them."""
+
+    def __init__(self, page):
+        self.events = []
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket):
+        socket.on("framesent", lambda payload: self._record("sent", payload))
+        socket.on("framereceived", lambda payload: self._record("received", payload))
+
+    def _record(self, direction, payload):
+        try:
+            self.events.append((direction, json.loads(payload)))
+        except (TypeError, ValueError):
+            pass
+
+    def edits(self, pointer):
+        """The `replace` edits this page sent at `pointer`: [(ref, value)] in order."""
+        return [(message["ref"], op["value"]) for direction, message in self.events
+                if direction == "sent" and message.get("type") == "patch"
+                for op in message["patch"] if op.get("op") == "replace" and op.get("path") == pointer]
+
+    def most_in_flight(self, pointer):
+        """The most edits at `pointer` sent and not yet answered (by a state or an error with their ref)."""
+        in_flight, most = set(), 0
+        for direction, message in self.events:
+            if direction == "sent" and message.get("type") == "patch":
+                if any(op.get("path") == pointer for op in message["patch"]):
+                    in_flight.add(message["ref"])
+                    most = max(most, len(in_flight))
+            elif direction == "received":
+                ref = message.get("cause", {}).get("ref") if message.get("type") == "state" else message.get("ref")
+                in_flight.discard(ref)
+        return most
+
+    def states(self):
+        return [message for direction, message in self.events if direction == "received" and message.get("type") == "state"]
+
+
+class SlowProxy:
+    """A slow network between the browser and the server: a TCP proxy on 127.0.0.1 that delivers every
+    chunk `delay` seconds after it arrived, in order, in both directions.
+
+    Chromium's network emulation (CDP `Network.emulateNetworkConditions`, and `...ByRule`) does not
+    slow WebSocket frames (crbug.com/563644; measured with Chromium 156: a 2 ms round trip with 250 ms
+    latency emulated), so the delay is put on the connection itself."""
+
+    def __init__(self, target_port, delay):
+        self.target_port = target_port
+        self.delay = delay
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.sockets = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            for sock in (client, upstream):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.sockets += [client, upstream]
+            self._pipe(client, upstream)
+            self._pipe(upstream, client)
+
+    def _pipe(self, source, destination):
+        chunks = queue.Queue()
+
+        def read():
+            while True:
+                try:
+                    data = source.recv(65536)
+                except OSError:
+                    data = b""
+                chunks.put((time.monotonic() + self.delay, data))
+                if not data:
+                    return
+
+        def write():
+            while True:
+                due, data = chunks.get()
+                time.sleep(max(0.0, due - time.monotonic()))
+                try:
+                    if not data:
+                        destination.shutdown(socket.SHUT_WR)
+                        return
+                    destination.sendall(data)
+                except OSError:
+                    return
+
+        threading.Thread(target=read, daemon=True).start()
+        threading.Thread(target=write, daemon=True).start()
+
+    def close(self):
+        for sock in self.sockets:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+
+@pytest.fixture
+def slow_proxy(fresh_server):
+    proxy = SlowProxy(int(fresh_server.url.rsplit(":", 1)[1]), delay=0.25)
+    yield proxy
+    proxy.close()
+
+
+def open_with_traffic(ui, server, story):
+    page = ui.new_page()
+    traffic = Traffic(page)
+    ui.open(server, story, page=page)
+    return page, traffic
+
+
+def clear(field):
+    field.click()
+    field.press("Control+a")
+    field.press("Delete")
+
+
+def assert_typed_in_order(sent, typed):
+    """Every edit is a longer prefix of what was typed than the one before, and the last is all of it."""
+    values = [value for _, value in sent]
+    assert values, "nothing was sent"
+    assert values[-1] == typed, values[-5:]
+    for before, after in zip(values, values[1:]):
+        assert typed.startswith(after) and len(after) > len(before), (before, after)
+
+
+def test_fast_typing_reaches_every_viewer_with_one_edit_in_flight(fresh_server, ui):
+    typist, traffic = open_with_traffic(ui, fresh_server, PROFILE)
+    viewer = ui.open(fresh_server, PROFILE)
+    name = control(typist, "/name")
+    clear(name)
+    expect(preview(viewer).locator("h2")).to_have_text("")
+    typed = "Grace Brewster Murray Hopper, rear admiral ✨ 1906–1992"
+    name.press_sequentially(typed)  # as fast as the browser takes keys: no pause anywhere
+
+    for page in (typist, viewer):
+        expect(preview(page).locator("h2")).to_have_text(typed)
+    expect(control(viewer, "/name")).to_have_value(typed)
+    expect(name).to_have_value(typed)
+    assert live(fresh_server, PROFILE)["props"]["name"] == typed
+
+    sent = traffic.edits("/name")
+    assert sent[0][1] == ""
+    assert_typed_in_order(sent[1:], typed)
+    # Sent while typing (a debounce would send once, after the last key), never more than one at a time.
+    assert len(sent) >= 3, sent
+    assert len(sent) <= len(typed) + 1
+    assert traffic.most_in_flight("/name") == 1
+    # The typist's field kept what was typed; the last state answered the last edit.
+    assert traffic.states()[-1]["cause"]["ref"] == sent[-1][0]
+
+
+def test_slow_network_coalesces_what_was_typed_meanwhile(fresh_server, slow_proxy, ui):
+    # The typist is 250 ms away from the server each way; the viewer is local.
+    typist = ui.new_page()
+    traffic = Traffic(typist)
+    typist.goto(f"{slow_proxy.url}/#/story/{PROFILE}")
+    expect(typist.locator("#conn")).to_have_attribute("data-status", "connected", timeout=30000)
+    expect(typist.locator("#stage")).to_have_attribute("data-state", "ready", timeout=30000)
+    viewer = ui.open(fresh_server, PROFILE)
+    name = control(typist, "/name")
+    clear(name)
+    expect(preview(viewer).locator("h2")).to_have_text("", timeout=10000)
+    typed = "Amazing Grace Hopper"
+    started = time.monotonic()
+    for count, key in enumerate(typed, start=1):
+        typist.keyboard.type(key)
+        # No answer arriving late ever takes back what was typed.
+        assert name.input_value() == typed[:count]
+        typist.wait_for_timeout(40)
+    typing_s = time.monotonic() - started
+
+    for page in (typist, viewer):
+        expect(preview(page).locator("h2")).to_have_text(typed, timeout=10000)
+    assert live(fresh_server, PROFILE)["props"]["name"] == typed
+    sent = traffic.edits("/name")[1:]
+    assert_typed_in_order(sent, typed)
+    # One edit per 0.5 s round trip at most (plus the last), each carrying what was typed meanwhile.
+    assert 2 <= len(sent) <= typing_s / 0.5 + 2, ([value for _, value in sent], typing_s)
+    assert len(sent) < len(typed)
+    assert traffic.most_in_flight("/name") == 1
+
+
+def test_conflicting_edit_from_another_window(fresh_server, ui):
+    first, traffic = open_with_traffic(ui, fresh_server, PROFILE)
+    second = ui.open(fresh_server, PROFILE)
+    name = control(first, "/name")
+    clear(name)
+    name.press_sequentially("Grace", delay=30)
+    # The second window changes the same field while the first is typing in it.
+    control(second, "/name").fill("Changed in the second window")
+    expect(preview(first).locator("h2")).to_have_text("Changed in the second window")
+    # The field being typed in keeps its text; the next keystroke sends all of it: the last edit wins.
+    expect(name).to_have_value("Grace")
+    name.press_sequentially(" Hopper", delay=30)
+    for page in (first, second):
+        expect(preview(page).locator("h2")).to_have_text("Grace Hopper")
+    assert live(fresh_server, PROFILE)["props"]["name"] == "Grace Hopper"
+    assert traffic.most_in_flight("/name") == 1
+    # The second window's field, left alone, shows the live value again.
+    control(second, "/email").click()
+    expect(control(second, "/name")).to_have_value("Grace Hopper")
+
+    # Now the other way round: the second window edits last while the first still has the focus.
+    control(second, "/name").fill("Last word from the second window")
+    expect(preview(first).locator("h2")).to_have_text("Last word from the second window")
+    expect(name).to_have_value("Grace Hopper")   # not overwritten under the caret
+    expect(name).to_be_focused()
+    control(first, "/email").click()             # left: the live value comes back
+    expect(name).to_have_value("Last word from the second window")
+    assert live(fresh_server, PROFILE)["props"]["name"] == "Last word from the second window"
+
+
+def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
+    page, traffic = open_with_traffic(ui, fresh_server, PROFILE)
+    before = live(fresh_server, PROFILE)
+    # The server refuses what the UI cannot check: here, a value the page's WebSocket rewrites on
+    # its way out into one the props type refuses (a number for a string).
+    page.evaluate("""() => {
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (data) {
+        const message = JSON.parse(data);
+        for (const op of message.patch || []) if (op.path === '/name' && String(op.value).includes('!')) op.value = 42;
+        return send.call(this, JSON.stringify(message));
+      };
+    }""")
+    name = control(page, "/name")
+    name.click()
+    name.press("End")
+    name.press_sequentially("!", delay=0)
+    row = page.locator('.field[data-pointer="/name"]')
+    expect(row.locator(".field-error")).to_contain_text("string")
+    expect(name).to_have_value(before["props"]["name"])
+    expect(preview(page).locator("h2")).to_have_text(before["props"]["name"])
+    after = live(fresh_server, PROFILE)
+    assert after["version"] == before["version"] and after["props"] == before["props"]
+    # The next edit goes through and clears the error.
+    name.press_sequentially(" II", delay=0)
+    expect(preview(page).locator("h2")).to_have_text(before["props"]["name"] + " II")
+    expect(row.locator(".field-error")).to_have_text("")
+    assert wait_for(lambda: live(fresh_server, PROFILE)["props"]["name"] == before["props"]["name"] + " II")
+    assert traffic.most_in_flight("/name") == 1

@@ -1,0 +1,95 @@
+"""Real-browser tests of the UI's Accessibility tab, environment toolbar and Compare tab.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_accessibility.py -q
+Chromium and the screenshots on failure (test-artifacts/) come from test_ui.py's fixtures.
+"""
+import re
+
+import requests
+from playwright.sync_api import expect
+
+from test_ui import browser_type_launch_args, ui, live, preview, wait_ready  # noqa: F401 (fixtures)
+
+BROKEN = "settings-account-form--broken"
+DETAIL = "media-movie-detail--default"
+
+
+def test_accessibility_tab_shows_outline_and_findings_of_the_live_state(fresh_server, ui):
+    page = ui.open(fresh_server, BROKEN)
+    page.locator("#tab-a11y").click()
+    expect(page.locator("#a11y-outline")).to_contain_text('heading level 1 "Account"')
+    expect(page.locator("#a11y-outline")).to_contain_text("button (unnamed)")
+    expect(page.locator(".a11y-finding")).to_have_count(4)
+    expect(page.locator("#a11y-count")).to_have_text("4")
+    expect(page.locator("#a11y-status")).to_contain_text("marked todo")
+
+    # A finding highlights its element in the preview: the unnamed pencil button, the image.
+    page.locator('.a11y-finding[data-node="/0/3/1"] button').click()
+    expect(preview(page).locator(".sb-highlight")).to_have_count(1)
+    expect(preview(page).locator('button[data-icon="pencil"]')).to_have_class(re.compile(r"\bsb-highlight\b"))
+    page.locator('.a11y-finding[data-rule="image-alt"] button').click()
+    expect(preview(page).locator("img.sb-highlight")).to_have_count(1)
+    expect(preview(page).locator(".sb-highlight")).to_have_count(1)
+    # Each line of the outline points at its element too.
+    page.locator('#a11y-outline .a11y-line[data-node="/0/4"]').click()
+    expect(preview(page).locator("label.sb-toggle.sb-highlight")).to_have_count(1)
+
+    # Every edit updates the outline and the findings: fixing the form clears them.
+    props = live(fresh_server, BROKEN)["props"]
+    response = requests.put(f"{fresh_server.url}/api/stories/{BROKEN}/props", json={**props, "isAccessible": True}, timeout=10)
+    assert response.status_code == 200, response.text
+    expect(page.locator(".a11y-finding")).to_have_count(0)
+    expect(page.locator("#a11y-status")).to_contain_text("No findings")
+    expect(page.locator("#a11y-outline")).to_contain_text('button "Edit display name"')
+    expect(page.locator("#a11y-count")).to_have_text("")
+
+
+def test_environment_toolbar_renders_the_story_and_is_kept_in_the_url(fresh_server, ui):
+    page = ui.open(fresh_server, DETAIL)
+    badges = preview(page).locator(".sb-badge")
+    expect(badges.nth(1)).to_have_text("★ 8.1")
+    expect(preview(page).locator(".sb-badge").first.locator("xpath=..")).to_have_class("sb-hstack")
+
+    page.locator("#env-dynamicType").select_option("accessibility3")
+    expect(page).to_have_url(re.compile(r"dynamicType=accessibility3"))
+    expect(preview(page).locator(".sb-badge").first.locator("xpath=..")).to_have_class("sb-vstack")
+    page.locator("#env-locale").select_option("de-DE")
+    expect(badges.nth(1)).to_have_text("★ 8,1")
+    expect(page).to_have_url(re.compile(r"locale=de-DE"))
+    assert preview(page).locator("html").get_attribute("lang") == "de-DE"
+    page.locator("#env-layoutDirection").select_option("rtl")
+    expect(preview(page).locator('button[data-icon="chevron.right"]')).to_have_count(1)
+    expect(preview(page).locator("html")).to_have_attribute("dir", "rtl")
+
+    # The Accessibility tab follows the environment.
+    page.locator("#tab-a11y").click()
+    expect(page.locator("#a11y-outline")).to_contain_text('text "★ 8,1"')
+
+    # A deep link (what Share copies) opens the story in the same environment.
+    page.locator("#share").click()
+    link = page.locator("#share-link").input_value()
+    assert "locale=de-DE" in link and "dynamicType=accessibility3" in link and "layoutDirection=rtl" in link
+    other = ui.new_page()
+    other.goto(link.split("?props=")[0] if "?props=" in link else link)
+    wait_ready(other)
+    expect(other.locator("#env-locale")).to_have_value("de-DE")
+    expect(other.locator("#env-dynamicType")).to_have_value("accessibility3")
+    expect(preview(other).locator(".sb-badge").nth(1)).to_have_text("★ 8,1")
+
+    # Back to the defaults: the URL drops the parameters.
+    for name, value in [("dynamicType", "large"), ("locale", "en-US"), ("layoutDirection", "")]:
+        page.locator(f"#env-{name}").select_option(value)
+    expect(badges.nth(1)).to_have_text("★ 8.1")
+    assert "locale=" not in page.url and "dynamicType=" not in page.url
+
+
+def test_compare_tab_diffs_two_environments(fresh_server, ui):
+    page = ui.open(fresh_server, DETAIL)
+    page.locator("#tab-compare").click()
+    page.locator("#compare-preset").select_option(label="German (de-DE)")
+    page.locator("#compare-projection").select_option("text")
+    expect(page.locator("#compare-summary")).to_contain_text("1 line only in default, 1 only in de-DE")
+    expect(page.locator("#compare-table .diff-text.is-added")).to_contain_text("★ 8,1")
+    expect(page.locator("#compare-table .diff-text.is-removed")).to_contain_text("★ 8.1")
+    page.locator("#compare-preset").select_option(label="Dark")
+    expect(page.locator("#compare-summary")).to_contain_text("Renders the same in default and dark")
