@@ -27,6 +27,9 @@ swift build --package-path Examples/HeadlessRenderer --disable-build-manifest-ca
 echo "== swift test"
 swift test --skip-build --parallel
 
+echo "== fuzzing: JSON parser, JSON Patch, Props decoding, client messages (libFuzzer)"
+scripts/fuzz.sh 10
+
 echo "== snapshot review of the demo catalog (storybook check)"
 .build/debug/storybook check --snapshots Snapshots
 

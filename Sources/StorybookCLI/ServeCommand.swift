@@ -21,14 +21,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest WebSocket message accepted, in bytes; larger ones close the connection with 1009.")
     var maxMessageBytes = 1 << 20
 
-    @Option(help: "The access token API and WebSocket calls must carry (generated when --host is not loopback).")
+    @Option(help: "The access token API and WebSocket calls must carry; `auto` generates one (as is done when --host is not loopback).")
     var token: String?
 
     @Flag(help: "Serve a non-loopback --host without an access token (anyone who can reach it may edit).")
     var noAuth = false
 
-    @Option(help: "Another origin allowed to open WebSockets, e.g. http://localhost:3000 (repeatable; * allows any).")
+    @Option(help: "Another origin allowed to change state (HTTP writes, WebSockets), e.g. http://localhost:3000 (repeatable; * allows any but null).")
     var allowOrigin: [String] = []
+
+    @Option(help: "Another name requests may carry in Host besides the listening address, localhost, 127.0.0.1 and [::1] (repeatable).")
+    var allowHost: [String] = []
 
     @Option(help: "Where the journal of accepted changes is kept, so a restart restores every story.")
     var stateDir = ".storybook"
@@ -62,6 +65,9 @@ struct ServeCommand: ParsableCommand {
         guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard (0...10_000).contains(syntheticGenerated) else { throw ValidationError("--synthetic-generated must be between 0 and 10000") }
         guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
+        for name in allowHost where !ServerConfiguration.isValidHostName(name) {
+            throw ValidationError("--allow-host \(name) is not a host name")
+        }
         if let token, token.isEmpty || token.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) {
             throw ValidationError("--token may hold letters, digits, '-' and '_' only")
         }
@@ -81,7 +87,7 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
             host: host, port: port, publicDirectory: publicDirectory.map { URL(fileURLWithPath: $0) }, maxMessageBytes: maxMessageBytes,
-            token: token, allowedOrigins: allowOrigin,
+            token: token == "auto" ? Self.generateToken() : token, allowedOrigins: allowOrigin,
             stateDirectory: noPersist ? nil : URL(fileURLWithPath: stateDir),
             variantsDirectory: URL(fileURLWithPath: variantsDir))
         if !configuration.isLoopback && token == nil {
@@ -91,6 +97,7 @@ struct ServeCommand: ParsableCommand {
                 configuration.token = Self.generateToken()
             }
         }
+        configuration.allowedHosts = allowHost
         configuration.snapshotsDirectory = snapshots.map { URL(fileURLWithPath: $0) }
         configuration.allowRecord = allowRecord
         var catalog = try CommandContext.catalog
@@ -104,7 +111,7 @@ struct ServeCommand: ParsableCommand {
         do {
             server = try Storybook(catalog: catalog, configuration: configuration, logger: logger)
         } catch {
-            throw CLIError("cannot open the state directory \(stateDir): \(error)")
+            throw CLIError("cannot open the journal: \(error)")
         }
         FileHandle.standardError.write(Data(storageNotice(configuration).utf8))
         do {

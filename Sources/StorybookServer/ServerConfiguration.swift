@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// Origins besides the server's own allowed to open WebSockets (`*` allows any).
     public var allowedOrigins: [String] = []
+    /// Host names besides the listening address, `localhost`, `127.0.0.1` and `[::1]` that requests may
+    /// carry in `Host` (`--allow-host`); any other is refused 421 against DNS rebinding.
+    public var allowedHosts: [String] = []
     /// Where the journal of accepted changes lives (`.storybook/` for `serve`); nil keeps
     /// everything in memory only.
     public var stateDirectory: URL?
@@ -46,6 +49,11 @@ public struct ServerConfiguration: Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.token = token
         self.allowedOrigins = allowedOrigins
+    }
+
+    /// Whether `name` can be an `allowedHosts` entry: a host name or address, with an optional port.
+    package static func isValidHostName(_ name: String) -> Bool {
+        AccessPolicy.splitAuthority(name) != nil
     }
 
     /// Whether `host` names the loopback interface only.

@@ -41,6 +41,7 @@ public final class Storybook: Sendable {
     /// Starts listening and returns the bound port (useful with port 0).
     public func start() throws -> Int {
         let port = try transport.start()
+        app.listening(on: port)
         app.warmUp()
         return port
     }

@@ -69,6 +69,9 @@ struct HTTPRequestReader {
         case .authorization: value(of: WSI_TOKEN_HTTP_AUTHORIZATION)
         case .cookie: value(of: WSI_TOKEN_HTTP_COOKIE)
         case .ifNoneMatch: value(of: WSI_TOKEN_HTTP_IF_NONE_MATCH)
+        case .host: value(of: WSI_TOKEN_HOST)
+        case .origin: value(of: WSI_TOKEN_ORIGIN)
+        case .contentType: value(of: WSI_TOKEN_HTTP_CONTENT_TYPE)
         }
     }
 
@@ -76,6 +79,17 @@ struct HTTPRequestReader {
     var announcesBody: Bool {
         lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0
             || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0
+    }
+
+    /// Why the head's `Host` breaks RFC 9112 (none on HTTP/1.1, or more than one), or nil when it is fine.
+    var hostProblem: String? {
+        if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || (value(of: WSI_TOKEN_HOST)?.contains(",") ?? false) {
+            return "a request must carry exactly one Host header"
+        }
+        if isHTTP11, lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0 {
+            return "an HTTP/1.1 request must carry a Host header"
+        }
+        return nil
     }
 
     /// Whether the request line says exactly `HTTP/1.1` (lws answers in the request's version).

@@ -19,13 +19,15 @@ struct MessageAssembler {
         self.limit = limit
     }
 
-    /// Adds the next piece; `isFinal` marks the last piece of the message.
-    mutating func append(_ piece: some Collection<UInt8>, isFinal: Bool, isBinary: Bool) -> Outcome {
+    /// Adds the next piece; `isFinal` marks the last piece of the message. `declaredRemaining` is what the
+    /// frame's header says is still to come of it: a frame that declares more than the limit is refused
+    /// with its first piece, before the rest is read.
+    mutating func append(_ piece: some Collection<UInt8>, isFinal: Bool, isBinary: Bool, declaredRemaining: Int = 0) -> Outcome {
         guard !isBinary else {
             buffer = []
             return .binary
         }
-        guard buffer.count + piece.count <= limit else {
+        guard declaredRemaining <= limit, buffer.count + piece.count + declaredRemaining <= limit else {
             buffer = []
             return .tooLarge
         }

@@ -4,4 +4,7 @@ package enum RequestHeader: String, Sendable, CaseIterable {
     case authorization
     case cookie
     case ifNoneMatch = "if-none-match"
+    case host
+    case origin
+    case contentType = "content-type"
 }

@@ -11,6 +11,7 @@ extension ServiceLoop {
             LWS_SERVER_OPTION_EXPLICIT_VHOSTS
                 | LWS_SERVER_OPTION_VALIDATE_UTF8
                 | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND
+                | LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG
                 | (address.ipv6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6)
         )
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -24,6 +25,9 @@ extension ServiceLoop {
         info.iface = address.interface.map(resources.cString)
         info.protocols = UnsafePointer(resources.protocols)
         info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
+        // Requests with a method lws does not know become raw sockets of our protocol (ServiceLoop+Raw).
+        info.listen_accept_role = resources.cString("raw-skt")
+        info.listen_accept_protocol = UnsafePointer(resources.protocols[0].name)
         guard let vhost = lws_create_vhost(context, &info) else {
             throw .cannotListen(host: configuration.host, port: configuration.port)
         }

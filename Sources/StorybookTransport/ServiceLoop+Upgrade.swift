@@ -18,6 +18,9 @@ extension ServiceLoop {
         guard let (method, path) = reader.methodAndPath(), method == .get else {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: "a WebSocket upgrade must be a GET"))
         }
+        if let problem = reader.hostProblem {
+            return reject(connection, .transportError(status: 400, code: "bad-request", message: problem))
+        }
         guard path == configuration.webSocketPath else {
             return reject(connection, .transportError(status: 404, code: "not-found", message: "no WebSocket at \(path)"))
         }

@@ -42,7 +42,8 @@ extension ServiceLoop {
         let outcome = session.inbound.append(
             bytes,
             isFinal: lws_is_final_fragment(wsi) != 0,
-            isBinary: lws_frame_is_binary(wsi) != 0
+            isBinary: lws_frame_is_binary(wsi) != 0,
+            declaredRemaining: Int(clamping: UInt64(lws_remaining_packet_payload(wsi)))
         )
         switch outcome {
         case .partial:
@@ -55,6 +56,22 @@ extension ServiceLoop {
         case .binary:
             return closeFromCallback(connection, .unsupportedData)
         }
+    }
+
+    /// `LWS_CALLBACK_WS_PEER_INITIATED_CLOSE`: lws echoes the close payload it passes here (after turning
+    /// the reserved codes 1005, 1006, 1015 and others below 3000 into 1002 itself). Codes it lets through
+    /// that RFC 6455 forbids (below 1000, 5000 and up) become 1002 the same way, in place; a 1-byte
+    /// payload (no room for a code) fails the connection without an echo.
+    func peerClosed(_ payload: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard length > 0, let payload else { return 0 }
+        guard length >= 2 else { return -1 }
+        let bytes = payload.assumingMemoryBound(to: UInt8.self)
+        let code = Int(bytes[0]) << 8 | Int(bytes[1])
+        if !CloseFrame.isValidReceivedCode(code) {
+            bytes[0] = UInt8(CloseFrame.protocolError >> 8)
+            bytes[1] = UInt8(CloseFrame.protocolError & 0xFF)
+        }
+        return 0
     }
 
     /// `LWS_CALLBACK_SERVER_WRITEABLE`: write queued messages until the socket would block.

@@ -114,9 +114,15 @@ final class ServiceLoop {
             return receiveMessagePiece(wsi, UnsafeRawBufferPointer(start: input, count: length))
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return writeMessages(wsi)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            return peerClosed(input, length)
         case LWS_CALLBACK_RAW_ADOPT:
-            // lws turns a CONNECT request into a raw socket before any HTTP callback; this is no proxy.
-            return -1
+            // A method lws does not know, or CONNECT (this is no proxy): a raw socket, answered 405.
+            return answerRawConnection(wsi)
+        case LWS_CALLBACK_RAW_WRITEABLE:
+            return finishRawConnection(wsi)
+        case LWS_CALLBACK_RAW_RX:
+            return 0  // the rest of a request that is answered already
         case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_WSI_DESTROY:
             forget(wsi)
             return 0

@@ -39,7 +39,7 @@ import Testing
         #expect(registered.status == 200)
         #expect(text(registered) == "heading level 1 \"Sign in\"\ntextbox \"Username\" value \"ada\"\ntextbox \"Password\" secure\nbutton \"Log in\"\n")
         #expect(etag(get("/render/auth-login--filled.a11y.txt", headers: ["if-none-match": etag(registered)!])) == etag(registered))
-        _ = router.route(HTTPRequest(method: .patch, path: "/api/stories/auth-login--filled/props",
+        _ = router.route(HTTPRequest(method: .patch, path: "/api/stories/auth-login--filled/props", headers: ["content-type": "application/json"],
                                      body: Array(#"[{"op": "replace", "path": "/input/_0/username/value", "value": "grace"}]"#.utf8)))
         #expect(text(get("/render/auth-login--filled.a11y.txt", ["live": "1"])).contains("textbox \"Username\" value \"grace\""))
     }
@@ -74,7 +74,7 @@ import Testing
         #expect(state["text"]?.stringValue?.contains("★ 8,1") == true)
         #expect(get("/api/stories/media-movie-detail--default/audit", ["dynamicType": "accessibility5"]).status == 200)
         let posted = router.route(HTTPRequest(method: .post, path: "/render/media-movie-list.txt", queryItems: [QueryItem(name: "locale", value: "de-DE")],
-                                              body: Array(#"{"movies": [{"id": "a", "title": "A", "year": 2000, "rating": 1234.56, "synopsis": "", "open": "open:a"}], "isLoading": false}"#.utf8)))
+                                              headers: ["content-type": "application/json"], body: Array(#"{"movies": [{"id": "a", "title": "A", "year": 2000, "rating": 1234.56, "synopsis": "", "open": "open:a"}], "isLoading": false}"#.utf8)))
         #expect(text(posted).contains("★ 1.234,6"))
         for (path, query) in [("/render/media-movie-detail--default.txt", ["colorScheme": "purple"]),
                               ("/render/media-movie-detail--default.html", ["live": "1", "dynamicType": "huge"]),

@@ -20,6 +20,8 @@ import Testing
     }
 
     private func call(_ method: HTTPMethod, _ path: String, body: String = "", headers: [String: String] = [:], query: [QueryItem] = []) -> (Int, JSONValue?, HTTPResponse) {
+        var headers = headers
+        if !body.isEmpty, headers["content-type"] == nil { headers["content-type"] = "application/json" }
         let response = router.route(HTTPRequest(method: method, path: path, queryItems: query, headers: headers, body: Array(body.utf8)))
         return (response.status, try? JSONParser.parse(response.body), response)
     }

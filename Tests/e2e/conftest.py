@@ -20,13 +20,13 @@ class Server:
     Started as a user would: by absolute path, from an empty directory of its own (so nothing of this
     repository is at hand: the browser UI comes from the library), with the UI built into it."""
 
-    def __init__(self, *args, cwd=None, state_dir=None, binary=None):
+    def __init__(self, *args, cwd=None, state_dir=None, binary=None, preexec_fn=None):
         """Every server journals into a state directory of its own unless one is given."""
         self.state_dir = state_dir or tempfile.mkdtemp(prefix="storybook-state-")
         self.cwd = cwd or tempfile.mkdtemp(prefix="storybook-cwd-")
         self.process = subprocess.Popen(
             [binary or BINARY, "serve", "--port", "0", "--state-dir", str(self.state_dir), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.cwd,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.cwd, preexec_fn=preexec_fn,
         )
         line = self.process.stdout.readline()
         match = re.match(r"Listening on (http://[^/]+)/(\S*)", line)

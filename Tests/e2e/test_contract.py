@@ -125,7 +125,7 @@ def test_keep_alive_and_content_length(server):
     host, port = server.url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         for _ in range(3):  # three requests, one connection: each answer arrives on the same socket
-            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
             answer = b""
             while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
                 chunk = sock.recv(4096)
@@ -146,7 +146,8 @@ def test_keep_alive_and_content_length(server):
 ])
 def test_http_errors(server, method, path, body, status, code, pointer):
     before = server.get(f"/api/stories/{PROFILE}").json()["version"]
-    response = requests.request(method, server.url + path, data=body, timeout=5)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    response = requests.request(method, server.url + path, data=body, headers=headers, timeout=5)
     assert response.status_code == status
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
     error = response.json()["error"]
@@ -166,7 +167,7 @@ def test_body_over_the_cap_is_413(server):
 def test_traversal_vectors_are_refused(server):
     for path in [b"/../Package.swift", b"/%2e%2e/Package.swift", b"/%2E%2E%2FPackage.swift", b"/..%2fPackage.swift",
                  b"/js/../../Package.swift", b"/.git/config", b"//etc/passwd", b"/%2e%2e/%2e%2e/etc/passwd"]:
-        answer = raw_http(server, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = raw_http(server, b"GET " + path + b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         status = answer.split(b"\r\n", 1)[0]
         assert b" 404 " in status or b" 400 " in status, (path, status)
         assert b"swift-tools-version" not in answer and b"root:" not in answer and b"[core]" not in answer
@@ -295,7 +296,7 @@ def raw_websocket(server):
     """A hand-made WebSocket client socket, after the handshake: for frames a library won't send."""
     host, port = server.url.removeprefix("http://").split(":")
     sock = socket.create_connection((host, int(port)), timeout=5)
-    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     response = b""
     while b"\r\n\r\n" not in response:
@@ -371,7 +372,7 @@ def test_fifty_abrupt_disconnects_leave_the_server_healthy(server):
     host, port = server.url.removeprefix("http://").split(":")
     for index in range(50):
         sock = socket.create_connection((host, int(port)), timeout=5)
-        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         if index % 2:
             sock.recv(1024)
@@ -460,7 +461,7 @@ def test_websockets_get_a_capped_send_buffer_http_keeps_autotuning(fresh_server)
     connection = ws(fresh_server)
     host, port = fresh_server.url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=5) as http:
-        http.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        http.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         assert http.recv(4096).startswith(b"HTTP/1.1 200")
         assert wait_for(lambda: len(server_side_send_buffers(fresh_server)) == 2)
         buffers = server_side_send_buffers(fresh_server)

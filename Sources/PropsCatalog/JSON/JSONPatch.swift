@@ -30,11 +30,21 @@ public struct JSONPatch: Sendable, Equatable {
     }
 
     /// The document with every operation applied, or the first failure; `document` itself is never changed.
-    public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
+    ///
+    /// The work is bounded by `limit`: the document's weight plus all that the operations insert, copy
+    /// or shift may not exceed it, nor may the result nest deeper. Past it, the patch fails at once
+    /// (kind `tooLarge`), so a patch of doubling `copy`s costs about as much as one message of its cap.
+    public func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
         var result = document
+        var budget = PatchBudget(limit: limit)
+        do {
+            try budget.charge(document, depth: 0)
+        } catch {
+            throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
+        }
         for (index, operation) in operations.enumerated() {
             do {
-                try result.apply(operation)
+                try result.apply(operation, budget: &budget)
             } catch {
                 throw JSONPatchError(
                     kind: error.kind, operationIndex: index, path: operation.path.description,
@@ -108,7 +118,8 @@ public enum JSONPatchOperation: Sendable, Equatable {
     /// Reads one operation object; `index` is its position in the patch, for errors.
     fileprivate init(json: JSONValue, index: Int) throws(JSONPatchError) {
         let members = json.objectValue
-        let rawPath = members?["path"]?.stringValue
+        // An error's path is always a JSON Pointer: the operation's own, when it is one.
+        let rawPath = members?["path"]?.stringValue.flatMap { (try? JSONPointer(parsing: $0)) != nil ? $0 : nil }
         var label = "operation \(index)"
         func malformed(_ reason: String) -> JSONPatchError {
             JSONPatchError(kind: .malformed, operationIndex: index, path: rawPath, message: "\(label): \(reason)")
@@ -197,6 +208,36 @@ private struct PatchFailure: Error {
     var kind: JSONPatchError.Kind
     var reason: String
 
+    static func tooLarge(_ limit: JSONSizeLimit) -> PatchFailure {
+        PatchFailure(kind: .tooLarge, reason: "the result would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)")
+    }
+}
+
+/// What a patch may still insert, copy or shift before it is refused as too large.
+private struct PatchBudget {
+    let limit: JSONSizeLimit
+    var spent = 0
+
+    init(limit: JSONSizeLimit) {
+        self.limit = limit
+    }
+
+    /// Charges `value`'s weight, placed `depth` containers deep.
+    mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
+        guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
+            throw .tooLarge(limit)
+        }
+        try charge(weight)
+    }
+
+    /// Charges `units` of work (shifting array elements).
+    mutating func charge(_ units: Int) throws(PatchFailure) {
+        spent += units
+        guard spent <= limit.weight else { throw .tooLarge(limit) }
+    }
+}
+
+extension PatchFailure {
     static func invalidTarget(_ reason: String) -> PatchFailure {
         PatchFailure(kind: .invalidTarget, reason: reason)
     }
@@ -210,29 +251,38 @@ extension JSONPointer {
 }
 
 extension JSONValue {
-    fileprivate mutating func apply(_ operation: JSONPatchOperation) throws(PatchFailure) {
+    fileprivate mutating func apply(_ operation: JSONPatchOperation, budget: inout PatchBudget) throws(PatchFailure) {
         switch operation {
         case .add(let path, let value):
-            try add(value, at: path)
+            try budget.charge(value, depth: path.tokens.count)
+            try add(value, at: path, budget: &budget)
         case .remove(let path):
-            _ = try remove(at: path)
+            _ = try remove(at: path, budget: &budget)
         case .replace(let path, let value):
+            try budget.charge(value, depth: path.tokens.count)
             try modify(at: path.tokens) { target throws(PatchFailure) in target = value }
         case .move(let from, let path):
-            guard value(at: from) != nil else {
+            guard let moved = value(at: from) else {
                 throw .invalidTarget("'from' location \(from.display) does not exist")
             }
             guard from != path else { return }
             guard !path.hasPrefix(from) else {
                 throw .invalidTarget("cannot move \(from.display) into its own child \(path.display)")
             }
-            try add(try remove(at: from), at: path)
+            if path.tokens.count > from.tokens.count {
+                try budget.charge(moved, depth: path.tokens.count)  // deeper: check the nesting it reaches
+            } else {
+                try budget.charge(1)
+            }
+            try add(try remove(at: from, budget: &budget), at: path, budget: &budget)
         case .copy(let from, let path):
             guard let copied = value(at: from) else {
                 throw .invalidTarget("'from' location \(from.display) does not exist")
             }
-            try add(copied, at: path)
+            try budget.charge(copied, depth: path.tokens.count)
+            try add(copied, at: path, budget: &budget)
         case .test(let path, let expected):
+            try budget.charge(expected, depth: 0)
             guard let actual = value(at: path) else {
                 throw PatchFailure(kind: .testFailed, reason: "\(path.display) does not exist")
             }
@@ -251,7 +301,7 @@ extension JSONValue {
         return text.count <= 80 ? text : String(text.prefix(77)) + "..."
     }
 
-    private mutating func add(_ value: JSONValue, at path: JSONPointer) throws(PatchFailure) {
+    private mutating func add(_ value: JSONValue, at path: JSONPointer, budget: inout PatchBudget) throws(PatchFailure) {
         guard let key = path.tokens.last else { self = value; return }
         try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
@@ -273,6 +323,7 @@ extension JSONValue {
                 } else {
                     throw .invalidTarget("cannot add \(path.display): '\(key)' is not a valid array index")
                 }
+                try budget.charge((elements.count - index) / 8)
                 container = .null
                 elements.insert(value, at: index)
                 container = .array(elements)
@@ -284,7 +335,7 @@ extension JSONValue {
         }
     }
 
-    private mutating func remove(at path: JSONPointer) throws(PatchFailure) -> JSONValue {
+    private mutating func remove(at path: JSONPointer, budget: inout PatchBudget) throws(PatchFailure) -> JSONValue {
         guard let key = path.tokens.last else { throw .invalidTarget("cannot remove the document root") }
         return try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
@@ -295,6 +346,7 @@ extension JSONValue {
                 return removed
             case .array(var elements):
                 let index = try Self.existingIndex(key, count: elements.count, pointer: path)
+                try budget.charge((elements.count - index) / 8)
                 container = .null
                 let removed = elements.remove(at: index)
                 container = .array(elements)

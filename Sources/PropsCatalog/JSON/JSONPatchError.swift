@@ -12,6 +12,8 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
         /// An operation's location does not exist or cannot be used: missing member, bad or out-of-range
         /// index, removing the root, moving a value into one of its own children.
         case invalidTarget
+        /// The result, or the work to build it, would exceed the ``JSONSizeLimit``.
+        case tooLarge
     }
 
     /// The class of failure.

@@ -62,6 +62,7 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ error: JSONPatchError) {
         switch error.kind {
         case .testFailed: self.init(.testFailed, error.message, path: error.path)
+        case .tooLarge: self.init(.tooLarge, error.message, path: error.path)
         default: self.init(.invalidPatch, error.message, path: error.path)
         }
     }

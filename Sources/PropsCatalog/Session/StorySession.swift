@@ -76,18 +76,19 @@ public struct StorySession: Sendable {
 
     /// Applies `edit` if it is valid. `base`, when given, must be the live version.
     public mutating func apply(
-        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date()
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<EditOutcome, EditError> {
-        prepare(edit, base: base, source: source, ref: ref, at: date).map { prepared in
+        prepare(edit, base: base, source: source, ref: ref, at: date, limit: limit).map { prepared in
             prepared.map { .changed(commit($0)) } ?? .unchanged
         }
     }
 
     /// Validates `edit` without changing anything: the change to commit, nil when there is nothing
     /// to change (a command with no suggestion), or why the edit is refused. The hub journals the
-    /// prepared change before it commits it.
+    /// prepared change before it commits it. Candidate props past `limit` are refused `too-large`
+    /// before they are decoded, and a patch stops as soon as it would build past it.
     public func prepare(
-        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date()
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<PreparedChange?, EditError> {
         if let base, base != version {
             return .failure(EditError(.conflict, "base version \(base) is not the live version \(version)"))
@@ -99,7 +100,7 @@ public struct StorySession: Sendable {
             candidate = json
         case .patch(let patch):
             do {
-                candidate = try patch.apply(to: props)
+                candidate = try patch.apply(to: props, limit: limit)
             } catch {
                 return .failure(EditError(error))
             }
@@ -128,6 +129,9 @@ public struct StorySession: Sendable {
                 return .failure(EditError(.notFound, "version \(target) is not in the history (recorded: \(range))"))
             }
             candidate = past
+        }
+        guard candidate.fits(limit) else {
+            return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
         }
         let validated: AnyComponent.Validated
         switch story.component.validate(candidate) {

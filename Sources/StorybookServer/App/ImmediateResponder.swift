@@ -18,7 +18,7 @@ struct ImmediateResponder {
     private static let renderPrefix = "/render/"
 
     func response(to request: RequestHead) -> PreparedResponse? {
-        guard request.method == .get || request.method == .head else { return nil }
+        guard request.method == .get || request.method == .head, access.refusal(request) == nil else { return nil }
         let path = request.path
         if path == "/healthz" { return Self.health }
         if path.hasPrefix(Self.storiesPrefix) {
@@ -30,7 +30,7 @@ struct ImmediateResponder {
 
     /// `GET /api/stories/{id}`: the cached state resource of the story's current version.
     private func liveState(_ request: RequestHead, id: Substring.UTF8View) -> PreparedResponse? {
-        guard access.isAuthorized(request, query: request.queryItems), !id.contains(UInt8(ascii: "/")),
+        guard !id.contains(UInt8(ascii: "/")),
               !request.queryItems.contains(where: { ViewEnvironment.parameterNames.contains($0.name) }),
               let body = liveStates.body(String(Substring(id))) else { return nil }
         return PreparedResponse(head: Self.liveStateHead, body: body)
@@ -40,7 +40,6 @@ struct ImmediateResponder {
     private func projection(_ request: RequestHead) -> PreparedResponse? {
         let query = request.queryItems
         guard !query.contains(where: { $0.name == "live" || $0.name == "renderer" || ViewEnvironment.parameterNames.contains($0.name) }),
-              access.isAuthorized(request, query: query),
               let (id, format) = ProjectionFormat.split(renderName: request.path, skipping: Self.renderPrefix.utf8.count),
               let entry = renders.cached(id) else { return nil }
         return entry.preparedResponse(format, ifNoneMatch: request.value(of: .ifNoneMatch))

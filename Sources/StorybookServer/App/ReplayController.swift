@@ -105,15 +105,18 @@ extension ReplayController {
         case .success(let value): session = value
         case .failure(let error): return .failure(error)
         }
-        let reader = FieldReader(fields: request.objectValue ?? [:])
+        guard let fields = request.objectValue else {
+            return .failure(EditError(.badMessage, "a replay request is a JSON object, found \(request.kindDescription)"))
+        }
+        let reader = FieldReader(fields: fields)
         do throws(EditError) {
-            let speed = request["speed"].flatMap { value -> Double? in
-                switch value {
-                case .integer(let integer): Double(integer)
-                case .double(let double): double
-                default: nil
-                }
-            } ?? 1
+            let speed: Double
+            switch request["speed"] {
+            case nil: speed = 1
+            case .integer(let integer)?: speed = Double(integer)
+            case .double(let double)?: speed = double
+            case let other?: throw EditError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
+            }
             guard speed >= 0, speed <= 1000 else { throw EditError(.badMessage, "speed must be between 0 and 1000", path: "/speed") }
             let recording: Recording
             if let imported = request["recording"] {

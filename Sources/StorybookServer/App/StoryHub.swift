@@ -20,6 +20,8 @@ final class StoryHub {
     private var environments: [ConnectionID: ViewEnvironment] = [:]
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
+    /// How big edited props may get (in proportion to the message cap); bigger edits are refused `too-large`.
+    var sizeLimit = JSONSizeLimit.default
     /// Where saved variants are written; nil when saving is off.
     var variants: VariantStore?
     /// Saved variants that could not be loaded, listed in the index.
@@ -66,7 +68,7 @@ final class StoryHub {
         case .failure(let error):
             return .failure(error)
         case .success(var session):
-            switch session.prepare(edit, base: base, source: source, ref: ref) {
+            switch session.prepare(edit, base: base, source: source, ref: ref, limit: sizeLimit) {
             case .failure(let error):
                 logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
                 return .failure(error)
@@ -129,8 +131,11 @@ final class StoryHub {
             return .failure(EditError(.notFound, "unknown component '\(session.story.component.id)'"))
         }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 120 else {
+        guard !trimmed.isEmpty, name.count <= 120 else {
             return .failure(EditError(.badMessage, "a variant name has 1 to 120 characters", path: "/name"))
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(EditError(.badMessage, "a variant name may not contain control characters", path: "/name"))
         }
         let extended: AnyComponent
         switch component.addingSavedVariant(named: trimmed, props: session.props) {

@@ -39,6 +39,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         }
         let hub = StoryHub(catalog: catalog, sink: sink, logger: logger)
         hub.variants = variants
+        hub.sizeLimit = JSONSizeLimit(messageBytes: max(configuration.maxMessageBytes, configuration.maxBodyBytes),
+                                      depth: configuration.maxJSONDepth)
         hub.unloadable = unloadable
         if let stateDirectory = configuration.stateDirectory {
             let (journal, restored) = try Journal.open(directory: stateDirectory, catalog: catalog, logger: logger)
@@ -47,7 +49,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         }
         hub.owner = queue  // set up; from now on the hub lives on the app queue
         let renders = RenderCache(catalog: catalog, unloadable: unloadable)
-        let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins)
+        let access = AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins,
+                                  allowedHosts: configuration.allowedHosts, listeningHost: configuration.host)
         self.hub = hub
         self.immediateAnswers = ImmediateResponder(renders: renders, liveStates: hub.liveStates, access: access)
         self.renders = renders
@@ -76,6 +79,11 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         DispatchQueue.global(qos: .utility).async { [renders] in renders.warmUp() }
     }
 
+    /// Tells the access rules the port the transport bound: a browser's own origin names it.
+    func listening(on port: Int) {
+        access.port.set(port)
+    }
+
     /// Waits for queued work and closes the journal.
     func close() {
         queue.sync { hub.journal?.close() }
@@ -96,13 +104,9 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
     }
 
     func transport(_ transport: Transport, shouldAccept upgrade: UpgradeRequest) -> UpgradeDecision {
-        if !access.isAuthorized(headers: upgrade.headers, query: upgrade.query) {
-            logger.warning("WebSocket refused: no access token")
-            return .reject(status: 401, body: HTTPResponse.error(EditError(.unauthorized, "this server needs its access token")).body)
-        }
-        if !access.isAllowedOrigin(upgrade.headers["origin"], host: upgrade.headers["host"]) {
-            logger.warning("WebSocket refused: foreign origin", metadata: ["sb.origin": "\(upgrade.headers["origin"] ?? "")"])
-            return .reject(status: 403, body: HTTPResponse.error(EditError(.forbidden, "WebSocket connections from this origin are not allowed; start the server with --allow-origin to allow it")).body)
+        if let refusal = access.refusal(upgrade) {
+            logger.warning("WebSocket refused: \(refusal.message)")
+            return .reject(status: refusal.httpStatus, body: HTTPResponse.error(refusal).body)
         }
         return .accept
     }

@@ -2,25 +2,168 @@ import Foundation
 import PropsCatalog
 import StorybookTransport
 
-/// Who may call the API and open WebSockets: the access token rule and the Origin rule.
+/// Who may call the storybook, in one place for every way in: the HTTP routes (``HTTPRouter``), the
+/// loop thread's immediate answers (``ImmediateResponder``), the WebSocket upgrade and any route added
+/// later (`/mcp`) ask ``refusal(_:)`` before doing anything.
+///
+/// The rules, in order:
+/// 1. `Host` must name this server: the listening address, `localhost`, `127.0.0.1`, `[::1]` or an
+///    `--allow-host` name (any port). Anything else is DNS rebinding: 421 `misdirected`.
+/// 2. `/api`, `/render`, `/ws` and `/mcp` need the access token when the server has one: 401.
+/// 3. A request that may change state (any method but GET, HEAD and OPTIONS, and every WebSocket) is
+///    refused 403 `forbidden` when it carries an `Origin` that is not the server's own (an allowed
+///    host on the listening port) nor an `--allow-origin`. `Origin: null` is foreign. No `Origin`
+///    (a script) is accepted.
+/// 4. A request body must be `application/json` (or `application/json-patch+json`): 415.
 struct AccessPolicy: Sendable {
     static let cookieName = "storybook-token"
+    /// The names every server answers to, besides its listening address and `--allow-host`s.
+    static let loopbackNames: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
 
     let token: String?
-    let allowedOrigins: [String]
+    let allowedOrigins: Set<String>
+    /// Lowercased host names, IPv6 literals in brackets.
+    let allowedHosts: Set<String>
+    /// The port the server listens on, known once it started (0 until then: no origin is its own).
+    let port: ListeningPort
 
-    /// Whether a request carries the token: `Authorization: Bearer`, `?token=` or the cookie the UI got.
+    init(token: String?, allowedOrigins: [String], allowedHosts: [String] = [], listeningHost: String = "127.0.0.1",
+         port: ListeningPort = ListeningPort()) {
+        self.token = token
+        self.allowedOrigins = Set(allowedOrigins)
+        var hosts = Self.loopbackNames
+        for name in allowedHosts + [listeningHost] {
+            hosts.insert(Self.normalizedHostName(name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name))
+        }
+        self.allowedHosts = hosts
+        self.port = port
+    }
+
+    /// What the rules look at in a request, however it arrived.
+    struct Request {
+        var method: HTTPMethod
+        var path: String
+        var host: String?
+        var origin: String?
+        var contentType: String?
+        var hasBody: Bool
+        /// Whether it may change state whatever its method (a WebSocket upgrade).
+        var isWebSocket = false
+        var carriesToken: (String) -> Bool
+    }
+
+    /// Why the request is refused, or nil when it may go on.
+    func refusal(_ request: Request) -> EditError? {
+        if let host = request.host, !isAllowedHost(host) {
+            return EditError(.misdirected, "this server does not answer to the host '\(host)'; start it with --allow-host NAME to allow that name")
+        }
+        if let token, needsToken(request.path), !request.carriesToken(token) {
+            return EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header")
+        }
+        let changesState = request.isWebSocket || ![.get, .head, .options].contains(request.method)
+        if changesState, let origin = request.origin, !isAllowedOrigin(origin) {
+            return EditError(.forbidden, "requests from the origin '\(origin)' may not change anything here; start the server with --allow-origin \(origin) to allow it")
+        }
+        if changesState, request.hasBody || request.contentType != nil, !Self.isJSON(request.contentType) {
+            return EditError(.unsupportedMediaType, "the body must be sent as Content-Type: application/json")
+        }
+        return nil
+    }
+
+    /// The rules for a complete request on the app's queue.
+    func refusal(_ request: HTTPRequest) -> EditError? {
+        refusal(Request(method: request.method, path: request.path, host: request.headers["host"], origin: request.headers["origin"],
+                        contentType: request.headers["content-type"], hasBody: !request.body.isEmpty) { token in
+            Self.carries(token, authorization: request.headers["authorization"], queryToken: request.query["token"],
+                         cookies: request.headers["cookie"])
+        })
+    }
+
+    /// The rules for a bodiless request read on the loop thread.
+    func refusal(_ request: RequestHead) -> EditError? {
+        refusal(Request(method: request.method, path: request.path, host: request.value(of: .host), origin: request.value(of: .origin),
+                        contentType: request.value(of: .contentType), hasBody: false) { token in
+            Self.carries(token, authorization: request.value(of: .authorization),
+                         queryToken: request.queryItems.first { $0.name == "token" }?.value, cookies: request.value(of: .cookie))
+        })
+    }
+
+    /// The rules for a WebSocket upgrade: every WebSocket may change state.
+    func refusal(_ upgrade: UpgradeRequest) -> EditError? {
+        refusal(Request(method: .get, path: upgrade.path, host: upgrade.headers["host"], origin: upgrade.headers["origin"],
+                        contentType: nil, hasBody: false, isWebSocket: true) { token in
+            Self.carries(token, authorization: upgrade.headers["authorization"], queryToken: upgrade.query["token"],
+                         cookies: upgrade.headers["cookie"])
+        })
+    }
+
+    /// Whether a request carries the token (always true when the server has none).
     func isAuthorized(headers: [String: String], query: [String: String]) -> Bool {
         guard let token else { return true }
         return Self.carries(token, authorization: headers["authorization"], queryToken: query["token"], cookies: headers["cookie"])
     }
 
-    /// The same rule on the loop thread, reading the headers only when a token is required; `query` is
-    /// the request's query items, read once by the caller.
-    func isAuthorized(_ request: RequestHead, query: [QueryItem]) -> Bool {
-        guard let token else { return true }
-        return Self.carries(token, authorization: request.value(of: .authorization),
-                            queryToken: query.first { $0.name == "token" }?.value, cookies: request.value(of: .cookie))
+    /// The cookie that lets the browser UI's later calls carry the token.
+    var cookieHeader: (String, String)? {
+        token.map { ("Set-Cookie", "\(Self.cookieName)=\($0); Path=/; HttpOnly; SameSite=Strict") }
+    }
+
+    private func needsToken(_ path: String) -> Bool {
+        let first = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first ?? ""
+        return first == "api" || first == "render" || first == "ws" || first == "mcp"
+    }
+
+    /// Whether `Host` (`name`, `name:port`, `[v6]:port`) names this server.
+    func isAllowedHost(_ host: String) -> Bool {
+        guard let (name, _) = Self.splitAuthority(host) else { return false }
+        return allowedHosts.contains(name)
+    }
+
+    /// Whether a browser's `Origin` is this server's own (an allowed host on the listening port) or allowed by name.
+    func isAllowedOrigin(_ origin: String) -> Bool {
+        if allowedOrigins.contains(origin) || (allowedOrigins.contains("*") && origin != "null") { return true }
+        let scheme: String, defaultPort: Int
+        if origin.hasPrefix("http://") {
+            (scheme, defaultPort) = ("http://", 80)
+        } else if origin.hasPrefix("https://") {
+            (scheme, defaultPort) = ("https://", 443)
+        } else {
+            return false
+        }
+        guard let (name, port) = Self.splitAuthority(String(origin.dropFirst(scheme.count))) else { return false }
+        return allowedHosts.contains(name) && (port ?? defaultPort) == self.port.value
+    }
+
+    /// `name[:port]` as a lowercased name (IPv6 in brackets) and its port; nil when malformed.
+    static func splitAuthority(_ authority: String) -> (String, Int?)? {
+        var name = Substring(authority), port: Int?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            name = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":", let number = Int(rest.dropFirst()), (0...65535).contains(number) else { return nil }
+                port = number
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            name = authority[..<colon]
+            guard let number = Int(authority[authority.index(after: colon)...]), (0...65535).contains(number) else { return nil }
+            port = number
+        }
+        guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "," || $0 == "@" || $0 == " " }) else { return nil }
+        return (normalizedHostName(String(name)), port)
+    }
+
+    private static func normalizedHostName(_ name: String) -> String {
+        var lowered = name.lowercased()
+        if lowered.hasSuffix("."), lowered.count > 1 { lowered.removeLast() }
+        return lowered
+    }
+
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return mediaType == "application/json" || mediaType == "application/json-patch+json"
     }
 
     private static func carries(_ token: String, authorization: String?, queryToken: String?, cookies: String?) -> Bool {
@@ -31,20 +174,5 @@ struct AccessPolicy: Sendable {
             if parts.count == 2, parts[0] == cookieName, parts[1] == token { return true }
         }
         return false
-    }
-
-    /// The WebSocket Origin rule: no Origin (a script) is accepted; a browser's Origin must be the
-    /// server's own (the Host it asked for) or one given with `--allow-origin`.
-    func isAllowedOrigin(_ origin: String?, host: String?) -> Bool {
-        guard let origin, !origin.isEmpty else { return true }
-        if allowedOrigins.contains("*") || allowedOrigins.contains(origin) { return true }
-        guard let host, let url = URL(string: origin), let originHost = url.host else { return false }
-        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
-        return originAuthority.lowercased() == host.lowercased() && (url.scheme == "http" || url.scheme == "https")
-    }
-
-    /// The cookie that lets the browser UI's later calls carry the token.
-    var cookieHeader: (String, String)? {
-        token.map { ("Set-Cookie", "\(Self.cookieName)=\($0); Path=/; HttpOnly; SameSite=Strict") }
     }
 }

@@ -52,6 +52,15 @@ enum ETagMatcher {
     }
 }
 
+extension EditError.Code {
+    /// The request's `Host` is not a name this server answers to (DNS rebinding).
+    static let misdirected = EditError.Code(rawValue: "misdirected")
+    /// A request body that is not `application/json`.
+    static let unsupportedMediaType = EditError.Code(rawValue: "unsupported-media-type")
+    /// A malformed request: a missing or repeated `Host`, a query parameter outside its domain.
+    static let badRequest = EditError.Code(rawValue: "bad-request")
+}
+
 extension EditError {
     /// The HTTP status of each contract code.
     var httpStatus: Int {
@@ -59,6 +68,8 @@ extension EditError {
         case .badJSON, .badMessage: 400
         case .unauthorized: 401
         case .forbidden: 403
+        case .misdirected: 421
+        case .unsupportedMediaType: 415
         case .notFound, .notSubscribed: 404
         case .methodNotAllowed: 405
         case .conflict, .testFailed: 409

@@ -34,20 +34,11 @@ struct HTTPRouter {
         }
     }
 
-    /// The answer that refuses `request` under the access rules, or nil when it may go on. Every
-    /// way into the routes (``route(_:)``, ``readOnlyWork(for:)``) asks this first.
+    /// The answer that refuses `request` under the access rules (``AccessPolicy``: Host, token, Origin,
+    /// media type), or nil when it may go on. Every way into the routes (``route(_:)``,
+    /// ``readOnlyWork(for:)``) asks this first.
     func refusal(for request: HTTPRequest) -> HTTPResponse? {
-        let first = Self.segments(request).first
-        let isAPI = first == "api" || first == "render" || first == "mcp"
-        if isAPI, !access.isAuthorized(headers: request.headers, query: request.query) {
-            return .error(EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header"))
-        }
-        // The MCP specification requires the Origin check on its endpoint (DNS rebinding); the
-        // same rule as WebSocket upgrades: no Origin (a script), the server's own, or --allow-origin.
-        if first == "mcp", !access.isAllowedOrigin(request.headers["origin"], host: request.headers["host"]) {
-            return .error(EditError(.forbidden, "MCP requests from this origin are not allowed; start the server with --allow-origin to allow it"))
-        }
-        return nil
+        access.refusal(request).map { .error($0) }
     }
 
     /// The work of a request that only reads values and may take long (the review page's full
@@ -64,8 +55,10 @@ struct HTTPRouter {
         if let refusal = refusal(for: request) { return refusal }
         let segments = Self.segments(request)
         switch (request.method.rawValue, segments.first ?? "") {
-        case (_, "healthz"):
+        case ("GET", "healthz") where segments.count == 1, ("HEAD", "healthz") where segments.count == 1:
             return .json(["status": "ok"])
+        case (_, "healthz") where segments.count == 1:
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, "api"):
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
@@ -98,6 +91,8 @@ struct HTTPRouter {
         case ("GET", 1, "index.json"), ("HEAD", 1, "index.json"):
             let index = renders.index
             return .cached(index.bytes, contentType: HTTPResponse.jsonType, etag: index.etag, request: request)
+        case (_, 1, "index.json"):
+            return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, 1, "renderers"):
             guard let renderers else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
             return RendererRoute(registry: renderers, hub: hub).list(request)
@@ -107,6 +102,8 @@ struct HTTPRouter {
         case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
             guard hub.catalog.story(id: path[1]) != nil else { return .error(EditError(.notFound, "unknown story '\(path[1])'")) }
             return .json(["stopped": .bool(replays.stop(path[1]))])
+        case (_, 4, "stories") where path[2] == "replay" && path[3] == "stop":
+            return methodNotAllowed(request, allowed: "POST")
         case (_, _, "review"):
             return ReviewRoute(catalog: hub.catalog, directory: review.snapshotsDirectory, allowRecord: review.allowRecord)
                 .respond(to: request, path: Array(path.dropFirst()))
@@ -122,6 +119,8 @@ struct HTTPRouter {
             return .cached(overview.bytes, contentType: HTTPResponse.jsonType, etag: overview.etag, request: request)
         case (_, 3, "components") where path[2] == "overview":
             return methodNotAllowed(request, allowed: "GET, HEAD")
+        case (_, 3, "components") where path[2] == "schema":
+            return methodNotAllowed(request, allowed: "GET")
         default:
             return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
@@ -164,13 +163,22 @@ struct HTTPRouter {
                 return answer(hub.apply(.seek(version: Int(version)), to: id, source: .http))
             }
         case ("GET", "history"):
+            let since: Int?
+            do throws(EditError) { since = try Self.version(request, "since") } catch { return .error(error) }
             return answer(hub.session(id)) { session in
-                .json(HistoryMessage.json(session, since: request.query["since"].flatMap(Int.init)))
+                .json(HistoryMessage.json(session, since: since))
             }
         case ("GET", "recording"):
+            let from: Int?, to: Int?
+            do throws(EditError) {
+                from = try Self.version(request, "from")
+                to = try Self.version(request, "to")
+            } catch {
+                return .error(error)
+            }
             return answer(hub.session(id)) { session in
                 do throws(EditError) {
-                    let recording = try Recording(session, from: request.query["from"].flatMap(Int.init), to: request.query["to"].flatMap(Int.init))
+                    let recording = try Recording(session, from: from, to: to)
                     return .json(recording.json, headers: [("Content-Disposition", "attachment; filename=\"\(id).recording.json\"")])
                 } catch {
                     return .error(error)
@@ -200,6 +208,8 @@ struct HTTPRouter {
             }
         case (_, "props"):
             return methodNotAllowed(request, allowed: "PUT, PATCH")
+        case (_, "history"), (_, "recording"):
+            return methodNotAllowed(request, allowed: "GET")
         case (_, nil):
             return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, "reset"), (_, "undo"), (_, "redo"), (_, "seek"), (_, "replay"), (_, "save"):
@@ -220,6 +230,10 @@ struct HTTPRouter {
         }
         switch request.method.rawValue {
         case "GET", "HEAD":
+            let live = request.query["live"]
+            guard live == nil || ["0", "1", "true", "false"].contains(live!) else {
+                return .error(EditError(.badRequest, "live must be 1, true, 0 or false, not '\(live!)'"))
+            }
             return withEnvironment(request) { environment in
                 if request.query["live"] == "1" || request.query["live"] == "true" {
                     return answer(hub.session(id)) { session in
@@ -290,6 +304,15 @@ struct HTTPRouter {
         case .success(let session): body?(session) ?? .json(bytes: hub.liveStates.body(of: session))
         case .failure(let error): .error(error)
         }
+    }
+
+    /// A version-number query parameter (`since`, `from`, `to`): absent, or a whole number from 0; else 400.
+    private static func version(_ request: HTTPRequest, _ name: String) throws(EditError) -> Int? {
+        guard let text = request.query[name] else { return nil }
+        guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
+            throw EditError(.badRequest, "\(name) must be a version number (a whole number from 0), not '\(text)'")
+        }
+        return value
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {

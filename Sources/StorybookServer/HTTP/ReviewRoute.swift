@@ -11,6 +11,15 @@ struct ReviewRoute {
     let allowRecord: Bool
 
     func respond(to request: HTTPRequest, path: [String]) -> HTTPResponse {
+        switch (request.method, path.count) {
+        case (.get, 0), (.head, 0): break
+        case (.post, 2) where path[1] == "accept": break
+        case (_, 0):
+            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "GET, HEAD")])
+        case (_, 2) where path[1] == "accept":
+            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "POST")])
+        default: break
+        }
         guard let directory else {
             return .error(EditError(.notFound, "review is off: start the server with --snapshots DIR"))
         }

@@ -81,7 +81,7 @@ struct VariantStore {
         do {
             try write(Array((JSONValue.object(document).serialized(pretty: true) + "\n").utf8), to: url)
         } catch {
-            throw EditError(.storageFailed, "the variant could not be written to \(url.path): \(error)")
+            throw EditError(.storageFailed, "the variant could not be written to \(url.path): \(JournalError.describe(error))")
         }
     }
 
@@ -107,7 +107,7 @@ struct VariantStore {
         }
         guard rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
     }
 }

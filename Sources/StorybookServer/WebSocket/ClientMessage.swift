@@ -163,8 +163,9 @@ struct FieldReader {
         }
     }
 
+    /// An integer member, or nil when absent; `null` is not an integer and is refused.
     func optionalInt(_ name: String) throws(EditError) -> Int? {
-        guard let value = fields[name], value != .null else { return nil }
+        guard let value = fields[name] else { return nil }
         guard let integer = value.integerValue, let result = Int(exactly: integer) else {
             throw EditError(.badMessage, "\(name) must be an integer, found \(value.kindDescription)", path: "/\(name)")
         }

@@ -1,0 +1,292 @@
+"""Hardening from outside: amplifying patches, strict HTTP and WebSocket framing, the journal on a full disk."""
+import json
+import socket
+import time
+
+import requests
+from websockets.sync.client import connect
+
+PROFILE = "profile-user-profile--default"
+
+
+def doubling_patch(count):
+    return [{"op": "copy", "from": "", "path": "/a" if index % 2 == 0 else "/b"} for index in range(count)]
+
+
+def test_the_copy_doubling_patch_is_too_large_at_once_over_http(fresh_server):
+    patch = doubling_patch(30)
+    assert len(json.dumps(patch)) < 1400
+    response = requests.patch(fresh_server.url + f"/api/stories/{PROFILE}/props", json=patch, timeout=10)
+    assert response.status_code == 413
+    error = response.json()["error"]
+    assert error["code"] == "too-large" and error["path"].startswith("/")
+    assert fresh_server.get(f"/api/stories/{PROFILE}").json()["version"] == 1
+
+
+def test_the_copy_doubling_patch_does_not_stall_other_websocket_clients(fresh_server):
+    with connect(fresh_server.ws_url, open_timeout=5) as attacker, connect(fresh_server.ws_url, open_timeout=5) as other:
+        attacker.recv(timeout=5), other.recv(timeout=5)
+        for count in (26, 30, 40):
+            attacker.send(json.dumps({"type": "patch", "story": PROFILE, "patch": doubling_patch(count), "ref": f"p{count}"}))
+        other.send(json.dumps({"type": "subscribe", "story": PROFILE}))
+        errors = [json.loads(attacker.recv(timeout=10)) for _ in range(3)]
+        assert [error["code"] for error in errors] == ["too-large"] * 3
+        state = json.loads(other.recv(timeout=10))
+        assert state["type"] == "state" and state["version"] == 1
+
+
+def test_deep_adds_are_too_large(fresh_server):
+    path, patch = "", []
+    for _ in range(200):
+        path += "/d"
+        patch.append({"op": "add", "path": path, "value": {}})
+    response = requests.patch(fresh_server.url + f"/api/stories/{PROFILE}/props", json=patch, timeout=10)
+    assert response.status_code == 413 and response.json()["error"]["code"] == "too-large"
+
+
+# -- The journal on a full disk ------------------------------------------------------------------------
+
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import resource  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import BINARY, ROOT, Server  # noqa: E402
+
+
+@contextlib.contextmanager
+def tmpfs(size="1m", options=""):
+    """A small real file system, or a skip where this test may not mount one (CI without root)."""
+    point = tempfile.mkdtemp(prefix="storybook-tmpfs-")
+    opts = f"size={size}" + (f",{options}" if options else "")
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", point], capture_output=True).returncode != 0:
+        os.rmdir(point)
+        pytest.skip("cannot mount a tmpfs here; the RLIMIT_FSIZE variant covers the full disk")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", point], check=False)
+        os.rmdir(point)
+
+
+def patch_name(server, name):
+    return requests.patch(server.url + f"/api/stories/{PROFILE}/props", json=[{"op": "replace", "path": "/name", "value": name}], timeout=10)
+
+
+def assert_whole_records(journal):
+    data = open(journal, "rb").read()
+    assert data == b"" or data.endswith(b"\n")
+    for line in data.splitlines():
+        json.loads(line)
+
+
+def fill_until_refused(server, prefix):
+    """Edits until the journal refuses one; every refusal is a clean 503 with words, never Foundation's text."""
+    for attempt in range(400):
+        response = patch_name(server, f"{prefix}-{attempt}-" + "x" * 3000)
+        if response.status_code == 503:
+            error = response.json()["error"]
+            assert error["code"] == "storage-failed"
+            assert "NSCocoaErrorDomain" not in response.text and "Error Domain" not in response.text
+            return error["message"]
+        assert response.status_code == 200
+    raise AssertionError("the journal never filled up")
+
+
+def run_full_disk(state_dir, make_room, preexec_fn=None):
+    """Edits until the disk is full, makes room, edits on, kills the server: every acknowledged edit comes back."""
+    server = Server(state_dir=state_dir, preexec_fn=preexec_fn)
+    try:
+        for index in range(3):
+            assert patch_name(server, f"before-{index}").status_code == 200
+        message = fill_until_refused(server, "full")
+        before = server.get(f"/api/stories/{PROFILE}").json()["version"]
+        assert fill_until_refused(server, "still-full")  # refused again: nothing changes
+        assert server.get(f"/api/stories/{PROFILE}").json()["version"] == before
+        make_room(server)
+        for index in range(10):
+            response = patch_name(server, f"after-{index}")
+            assert response.status_code == 200, response.text
+        last = response.json()["version"]
+        assert last == before + 10
+        assert_whole_records(os.path.join(state_dir, "journal.jsonl"))
+    finally:
+        server.stop(signal.SIGKILL)
+    restarted = Server(state_dir=state_dir)
+    try:
+        state = restarted.get(f"/api/stories/{PROFILE}").json()
+        assert state["version"] == last and state["props"]["name"] == "after-9"
+        assert not os.path.exists(os.path.join(state_dir, "set-aside"))
+        assert patch_name(restarted, "next").json()["version"] == last + 1
+    finally:
+        restarted.stop()
+    return message
+
+
+def test_a_full_tmpfs_refuses_changes_and_loses_nothing_once_space_is_back():
+    with tmpfs("512k") as point:
+        state_dir = os.path.join(point, "state")
+        filler = os.path.join(point, "filler")
+        os.makedirs(state_dir)
+        with open(filler, "wb") as out:  # leave about 40 KB for the journal
+            stats = os.statvfs(point)
+            out.write(b"\0" * max(0, stats.f_bavail * stats.f_frsize - 40_000))
+        message = run_full_disk(state_dir, lambda _server: os.remove(filler))
+        assert "disk is full" in message
+
+
+def test_a_file_size_limit_refuses_changes_and_loses_nothing_once_lifted():
+    def lift(server):
+        resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    message = run_full_disk(tempfile.mkdtemp(prefix="storybook-fsize-"), lift,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, resource.RLIM_INFINITY)))
+    assert "file size limit" in message
+
+
+def test_a_read_only_or_missing_state_directory_says_so():
+    missing = subprocess.run([BINARY, "serve", "--port", "0", "--state-dir", "/nonexistent-parent/state"], capture_output=True, text=True,
+                             timeout=30, cwd=ROOT)
+    assert missing.returncode != 0
+    assert "is missing and cannot be created" in missing.stderr, missing.stderr
+    assert "doesn't exist" not in missing.stderr and "NSCocoaErrorDomain" not in missing.stderr
+    with tmpfs("64k", "ro") as point:
+        for state_dir in [point, os.path.join(point, "state")]:
+            answer = subprocess.run([BINARY, "serve", "--port", "0", "--state-dir", state_dir], capture_output=True, text=True,
+                                    timeout=30, cwd=ROOT)
+            assert answer.returncode != 0
+            assert "read-only" in answer.stderr, answer.stderr
+
+
+# -- Strict HTTP ----------------------------------------------------------------------------------------
+
+import struct  # noqa: E402
+
+
+def raw(server, data: bytes, timeout=3) -> bytes:
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+        return b"".join(chunks)
+
+
+@pytest.mark.parametrize("method", [b"TRACE", b"PROPFIND", b"BREW", b"CONNECT", b"MKCOL"])
+def test_methods_libwebsockets_does_not_know_get_a_json_405(server, method):
+    answer = raw(server, method + b" /api/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 405 "), head
+    assert b"content-type: application/json" in head.lower() and b"allow: " in head.lower()
+    assert json.loads(body)["error"]["code"] == "method-not-allowed"
+    assert server.healthy()
+
+
+@pytest.mark.parametrize("method,path,allow", [
+    ("PUT", "/healthz", "GET, HEAD"),
+    ("POST", "/api/index.json", "GET, HEAD"),
+    ("DELETE", f"/api/stories/{PROFILE}", "GET, HEAD"),
+    ("GET", f"/api/stories/{PROFILE}/reset", "POST"),
+    ("POST", f"/api/stories/{PROFILE}/history", "GET"),
+    ("DELETE", f"/api/stories/{PROFILE}/replay/stop", "POST"),
+    ("PUT", "/api/components/profile-user-profile/schema", "GET"),
+    ("OPTIONS", f"/render/{PROFILE}.txt", "GET, HEAD, POST"),
+    ("DELETE", "/index.html", "GET, HEAD"),
+])
+def test_every_route_answers_405_for_the_methods_it_lacks(server, method, path, allow):
+    response = requests.request(method, server.url + path, timeout=5)
+    assert response.status_code == 405, response.text
+    assert response.headers["Allow"] == allow
+    assert response.json()["error"]["code"] == "method-not-allowed"
+
+
+@pytest.mark.parametrize("query", ["since=abc", "since=-1", "since=1.5", "since=", "since=%C2%B2"])
+def test_history_since_is_a_version_number(server, query):
+    response = server.get(f"/api/stories/{PROFILE}/history?{query}")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
+
+
+@pytest.mark.parametrize("path", [f"/render/{PROFILE}.txt?live=AAA", f"/api/stories/{PROFILE}/recording?from=x",
+                                  f"/api/stories/{PROFILE}/recording?to=-3"])
+def test_query_parameters_outside_their_domain_are_400(server, path):
+    response = server.get(path)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
+    assert server.get(f"/api/stories/{PROFILE}/history?since=0").status_code == 200
+
+
+def test_error_paths_are_always_json_pointers(server):
+    response = requests.patch(server.url + f"/api/stories/{PROFILE}/props", json=[{"op": "add", "path": "AAA", "value": 1}], timeout=5)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error.get("path", "") == "" or error["path"].startswith("/")
+    with connect(server.ws_url, open_timeout=5) as client:
+        client.recv(timeout=5)
+        client.send(json.dumps({"type": "patch", "story": PROFILE, "patch": [{"op": "add", "path": "AAA", "value": 1}]}))
+        message = json.loads(client.recv(timeout=5))
+        assert message["code"] == "invalid-patch" and ("path" not in message or message["path"].startswith("/"))
+        client.send(json.dumps({"type": "reset", "story": PROFILE, "base": None, "ref": "n"}))
+        message = json.loads(client.recv(timeout=5))
+        assert message["code"] == "bad-message" and message["path"] == "/base"
+
+
+# -- Strict WebSocket framing ---------------------------------------------------------------------------
+
+def ws_raw(server):
+    port = int(server.url.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=3)
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    buffer = b""
+    while b"\r\n\r\n" not in buffer:
+        buffer += sock.recv(4096)
+    assert buffer.startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def read_close(sock):
+    """The close frame the server sends (skipping the hello), as (code, reason), or None when it only hung up."""
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    while data:
+        opcode, length = data[0] & 0x0F, data[1] & 0x7F
+        offset = 2
+        if length == 126:
+            length, offset = struct.unpack(">H", data[2:4])[0], 4
+        if opcode == 8:
+            payload = data[offset:offset + length]
+            return struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+        data = data[offset + length:]
+    return None
+
+
+def masked(opcode, payload):
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+
+
+@pytest.mark.parametrize("declared", [1 << 62, (1 << 20) + 1, 2_000_000])
+def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_read(server, declared):
+    sock = ws_raw(server)
+    sock.sendall(bytes([0x81, 0xFF]) + struct.pack(">Q", declared) + b"\0\0\0\0" + b"x" * 200)
+    assert read_close(sock) == 1009
+    sock.close()
+
+
+@pytest.mark.parametrize("code,answer", [(5000, 1002), (65535, 1002), (999, 1002), (1005, 1002), (2999, 1002),
+                                         (1000, 1000), (4999, 4999)])
+def test_invalid_close_codes_are_answered_with_1002(server, code, answer):
+    sock = ws_raw(server)
+    sock.sendall(masked(8, struct.pack(">H", code)))
+    assert read_close(sock) == answer
+    sock.close()
