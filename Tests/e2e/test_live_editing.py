@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import wait_for
+from conftest import Server, wait_for
 from test_ui import browser_type_launch_args, ui, control, live, preview, wait_ready  # noqa: F401 (fixtures)
 
 PROFILE = "profile-user-profile--default"
@@ -69,8 +69,8 @@ class SlowProxy:
     slow WebSocket frames (crbug.com/563644; measured with Chromium 156: a 2 ms round trip with 250 ms
     latency emulated), so the delay is put on the connection itself."""
 
-    def __init__(self, target_port, delay):
-        self.target_port = target_port
+    def __init__(self, delay, target_port=None):
+        self.target_port = target_port  # set before the first connection when the server starts after the proxy
         self.delay = delay
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
@@ -127,10 +127,15 @@ class SlowProxy:
 
 
 @pytest.fixture
-def slow_proxy(fresh_server):
-    proxy = SlowProxy(int(fresh_server.url.rsplit(":", 1)[1]), delay=0.25)
+def slow_proxy():
+    """The proxy and a server of its own that allows the proxy's origin: the page is loaded through
+    the proxy, so its WebSocket's Origin names the proxy's port, which is not the server's own."""
+    proxy = SlowProxy(delay=0.25)
+    proxy.server = Server("--allow-origin", proxy.url)
+    proxy.target_port = int(proxy.server.url.rsplit(":", 1)[1])
     yield proxy
     proxy.close()
+    proxy.server.stop()
 
 
 def open_with_traffic(ui, server, story):
@@ -181,7 +186,8 @@ def test_fast_typing_reaches_every_viewer_with_one_edit_in_flight(fresh_server, 
     assert traffic.states()[-1]["cause"]["ref"] == sent[-1][0]
 
 
-def test_slow_network_coalesces_what_was_typed_meanwhile(fresh_server, slow_proxy, ui):
+def test_slow_network_coalesces_what_was_typed_meanwhile(slow_proxy, ui):
+    fresh_server = slow_proxy.server
     # The typist is 250 ms away from the server each way; the viewer is local.
     typist = ui.new_page()
     traffic = Traffic(typist)
