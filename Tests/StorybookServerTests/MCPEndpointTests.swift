@@ -24,7 +24,7 @@ import Testing
         let mcp = MCPEndpoint(tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: nil),
                               resources: MCPResources(hub: hub, presence: presence), presence: presence, maxJSONDepth: 64)
         router = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: renders, staticFiles: nil,
-                            access: AccessPolicy(token: nil, allowedOrigins: []), maxJSONDepth: 64, mcp: mcp)
+                            access: AccessPolicy(token: nil, allowedOrigins: [], port: ListeningPort(6006)), maxJSONDepth: 64, mcp: mcp)
     }
 
     private func post(_ body: String, session: String? = nil, headers extra: [String: String] = [:]) -> HTTPResponse {
@@ -107,6 +107,16 @@ import Testing
         #expect(html?["content"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("<!doctype html>") == true)
         let bad = call("render_story", #"{"story": "\#(story)", "format": "png"}"#, session: session)
         #expect(bad?["structuredContent"]?["error"]?["path"] == "/format")
+        // The accessibility outline, in an environment, as the render routes give it.
+        let outline = call("render_story", #"{"story": "\#(story)", "format": "a11y"}"#, session: session)?["content"]?.arrayValue?.first?["text"]?.stringValue
+        #expect(outline == (try hub.session(story).get().projections.accessibility))
+        let login = "auth-login--filled"
+        let german = call("render_story", #"{"story": "media-movie-detail--default", "format": "text", "environment": {"locale": "de-DE"}}"#, session: session)
+        #expect(german?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("8,") == true)
+        let loginOutline = call("render_story", #"{"story": "\#(login)", "format": "a11y", "source": "registered"}"#, session: session)
+        #expect(loginOutline?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains(#"heading level 1 "Sign in""#) == true)
+        let badEnvironment = call("render_story", #"{"story": "\#(story)", "environment": {"colorScheme": "purple"}}"#, session: session)
+        #expect(badEnvironment?["structuredContent"]?["error"]?["code"] == "bad-environment")
         let found = call("list_stories", #"{"query": "PROFILE"}"#, session: session)
         let profiles = hub.catalog.stories.filter { $0.id.contains("profile") }.count
         #expect(found?["structuredContent"]?["total"] == .integer(Int64(profiles)))

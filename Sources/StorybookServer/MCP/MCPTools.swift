@@ -34,10 +34,14 @@ struct MCPTools {
                     description: "Reads a story's live state: its current props (JSON), version number, whether undo/redo are possible, and a summary of the Props type's fields (JSON Pointer path and type per line). Use it before editing to see the exact shape the props must have.",
                     properties: ["story": MCPTool.storyArgument], required: ["story"]),
             MCPTool(name: "render_story", title: "Render a story",
-                    description: "Renders a story without changing it. format \"text\" (default) is an indented outline of the view, one element per line, ideal to read; \"html\" is a standalone HTML document. source \"live\" (default) renders the current shared state, \"registered\" the variant as registered in code. Give `props` to render those props for the story's component instead (they are validated, nothing is stored).",
+                    description: "Renders a story without changing it. format \"text\" (default) is an indented outline of the view, one element per line, ideal to read; \"a11y\" is what a screen reader announces, one element per line in reading order (role, accessible name, value, state); \"html\" is a standalone HTML document. `environment` renders it as a user with those settings sees it (colorScheme light|dark, dynamicType xSmall...accessibility5, locale e.g. de-DE, layoutDirection ltr|rtl, width in points). source \"live\" (default) renders the current shared state, \"registered\" the variant as registered in code. Give `props` to render those props for the story's component instead (they are validated, nothing is stored).",
                     properties: [
                         "story": MCPTool.storyArgument,
-                        "format": ["type": "string", "enum": ["text", "html"], "description": "text (default) or html."],
+                        "format": ["type": "string", "enum": ["text", "a11y", "html"], "description": "text (default), a11y (the accessibility outline) or html."],
+                        "environment": [
+                            "type": "object", "description": "Optional: colorScheme, dynamicType, locale, layoutDirection, width (strings), as the render routes' query parameters.",
+                            "additionalProperties": ["type": "string"],
+                        ],
                         "source": ["type": "string", "enum": ["live", "registered"], "description": "live (default) or registered."],
                         "props": ["type": "object", "description": "Optional props to render instead of the story's own."],
                     ], required: ["story"]),
@@ -194,28 +198,49 @@ struct MCPTools {
 
     private func render(_ reader: FieldReader, client: MCPClient) throws(EditError) -> (String, JSONValue) {
         let story = try reader.string("story")
-        let format = try reader.optionalString("format") ?? "text"
+        let formatName = try reader.optionalString("format") ?? "text"
         let source = try reader.optionalString("source") ?? "live"
-        guard format == "text" || format == "html" else { throw EditError(.badMessage, "format is text or html", path: "/format") }
+        guard let format = ProjectionFormat(rawValue: formatName) else { throw EditError(.badMessage, "format is text, a11y or html", path: "/format") }
         guard source == "live" || source == "registered" else { throw EditError(.badMessage, "source is live or registered", path: "/source") }
+        let environment = try Self.environment(reader.fields["environment"])
         let body: String
         var version: JSONValue = .null
         if let props = reader.fields["props"] {
             guard let component = hub.catalog.story(id: story)?.component else { throw EditError(.notFound, "unknown story '\(story)'") }
-            let validated = try component.validate(props).mapError(EditError.init).get()
-            let rendered = RenderedStory(view: validated.view, title: component.title)
-            body = format == "text" ? rendered.text : rendered.document
+            let validated = try component.validate(props, in: environment).mapError(EditError.init).get()
+            body = RenderedStory(view: validated.view, title: component.title, auditLevel: component.auditLevel, environment: environment).body(format)
         } else if source == "registered" {
-            guard let entry = renders.entry(story) else { throw EditError(.notFound, "unknown story '\(story)'") }
-            body = String(decoding: format == "text" ? entry.text : entry.document, as: UTF8.self)
+            guard let registered = hub.catalog.story(id: story), let rendered = try? RenderedStory(registered, environment: environment) else {
+                throw EditError(.notFound, "unknown story '\(story)'")
+            }
+            body = rendered.body(format)
         } else {
             let session = try hub.session(story).get()
             version = .integer(Int64(session.version))
-            body = format == "text" ? session.projections.text
-                : HTMLProjection.document(fragment: session.projections.html, title: "\(session.story.component.title) / \(session.story.name)")
+            let projections = session.projections(in: environment)
+            switch format {
+            case .text: body = projections.text
+            case .a11y: body = projections.accessibility
+            case .html: body = HTMLProjection.document(fragment: projections.html, title: session.documentTitle, environment: environment)
+            }
         }
         visit(story, client: client)
-        return (body, ["story": .string(story), "format": .string(format), "source": .string(source), "version": version, "body": .string(body)])
+        return (body, ["story": .string(story), "format": .string(formatName), "source": .string(source), "version": version, "body": .string(body)])
+    }
+
+    /// The environment an `environment` argument names (the render routes' query parameters).
+    private static func environment(_ value: JSONValue?) throws(EditError) -> ViewEnvironment {
+        guard let value, value != .null else { return .standard }
+        guard case .object(let members) = value else { throw EditError(.badMessage, "environment is an object of strings", path: "/environment") }
+        var parameters: [String: String] = [:]
+        for (name, member) in members {
+            switch member {
+            case .string(let text): parameters[name] = text
+            case .integer(let number): parameters[name] = String(number)
+            default: throw EditError(.badMessage, "environment values are strings", path: "/environment/\(name)")
+            }
+        }
+        return try ViewEnvironment(parameters: parameters)
     }
 
     private func validate(_ reader: FieldReader) throws(EditError) -> (String, JSONValue) {
