@@ -22,7 +22,7 @@ module() {  # module NAME SOURCES...
 module PropsCatalog Sources/PropsCatalog
 module DemoCatalog Sources/DemoCatalog
 
-declare -A extra=([client-messages]=Sources/StorybookServer/WebSocket/ClientMessage.swift)
+declare -A extra=([client-messages]="Sources/StorybookServer/WebSocket/ClientMessage.swift Sources/StorybookServer/Renderers/RendererMessage.swift Sources/StorybookServer/Renderers/RendererReport.swift")
 declare -A source=([json-parser]=JSONParserTarget [json-patch]=JSONPatchTarget [props-decoding]=PropsDecodingTarget
                    [client-messages]=ClientMessageTarget)
 status=0
