@@ -3,6 +3,7 @@ import os
 import pathlib
 import re
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -67,6 +68,25 @@ def fresh_server():
     instance = Server()
     yield instance
     instance.stop()
+
+
+def port_of(server):
+    """The TCP port a `Server` listens on."""
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def raw(server, data: bytes, timeout=5) -> bytes:
+    """Sends `data` as it is on a new TCP connection and returns everything read until the server
+    closes it or `timeout` seconds pass without a byte: for requests no HTTP client would send."""
+    with socket.create_connection(("127.0.0.1", port_of(server)), timeout=timeout) as sock:
+        sock.sendall(data)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+        return b"".join(chunks)
 
 
 def wait_for(predicate, timeout=5.0, interval=0.02):

@@ -3,36 +3,19 @@
 The Chromium page on another local origin is in test_ui_cross_origin.py.
 """
 import re
-import socket
 
 import pytest
 import requests
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from conftest import Server
+from conftest import Server, port_of, raw
 
 PROFILE = "profile-user-profile--default"
 
 
 def version(server):
     return server.get(f"/api/stories/{PROFILE}").json()["version"]
-
-
-def port_of(server):
-    return int(server.url.rsplit(":", 1)[1])
-
-
-def raw(server, data: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port_of(server)), timeout=5) as sock:
-        sock.sendall(data)
-        chunks = []
-        try:
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        except socket.timeout:
-            pass
-        return b"".join(chunks)
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.2:{port}", "localhost.evil.example"])

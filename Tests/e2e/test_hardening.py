@@ -55,7 +55,7 @@ import tempfile  # noqa: E402
 
 import pytest  # noqa: E402
 
-from conftest import BINARY, ROOT, Server  # noqa: E402
+from conftest import BINARY, ROOT, Server, raw  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -167,22 +167,9 @@ def test_a_read_only_or_missing_state_directory_says_so():
 import struct  # noqa: E402
 
 
-def raw(server, data: bytes, timeout=3) -> bytes:
-    port = int(server.url.rsplit(":", 1)[1])
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(data)
-        chunks = []
-        try:
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        except socket.timeout:
-            pass
-        return b"".join(chunks)
-
-
 @pytest.mark.parametrize("method", [b"TRACE", b"PROPFIND", b"BREW", b"CONNECT", b"MKCOL"])
 def test_methods_libwebsockets_does_not_know_get_a_json_405(server, method):
-    answer = raw(server, method + b" /api/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    answer = raw(server, method + b" /api/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout=3)
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 405 "), head
     assert b"content-type: application/json" in head.lower() and b"allow: " in head.lower()
