@@ -20,7 +20,6 @@ struct HTTPRouter {
 
     static let textType = "text/plain; charset=utf-8"
     /// The projection stylesheet the UI's preview inlines, served from the one copy in `HTMLProjection`.
-    static let previewStylesheetName = RenderedStory.previewStylesheetName
     private static let previewStylesheet = Array(HTMLProjection.stylesheet.utf8)
     private static let previewStylesheetETag = ContentHash.etag(previewStylesheet)
     static let htmlType = "text/html; charset=utf-8"
@@ -66,7 +65,7 @@ struct HTTPRouter {
         case (_, "mcp") where segments.count == 1:
             guard let mcp else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
             return mcp.respond(to: request)
-        case ("GET", Self.previewStylesheetName) where segments.count == 1, ("HEAD", Self.previewStylesheetName) where segments.count == 1:
+        case ("GET", RenderedStory.previewStylesheetName) where segments.count == 1, ("HEAD", RenderedStory.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
         case ("GET", Self.previewEnvironmentStylesheetName) where segments.count == 1, ("HEAD", Self.previewEnvironmentStylesheetName) where segments.count == 1:
             return withEnvironment(request) { environment in
