@@ -12,7 +12,9 @@ Prints its figures (and writes them to Benchmarks/results/overview.json):
   the sidebar's filter every other wheel step; reports the input latency of those key presses
   (Event Timing: from the key to the next paint, p50 / max; keys under 16 ms, which Event Timing
   does not report, count as 16), long tasks (over 50 ms) and the main thread's largest stall
-  (a 16 ms interval timer's worst lateness), and how many cells had rendered by the end.
+  (a 16 ms interval timer's worst lateness), how many cells had shown a preview at some point
+  (`cells_rendered`) and how many hold one at the end (`cells_loaded`: the UI gives up the previews
+  of cells out of view, so this is about a screenful).
 
 Run (after `swift build --product storybook`, or with a release binary):
     .venv/bin/python Benchmarks/overview.py [--stories 200] [--binary .build/debug/storybook] [--rounds 3]
@@ -113,7 +115,7 @@ def one_round(browser, url: str, stories: int, empty_previews: bool = False) -> 
       clearInterval(window.__bench.timer);
       const cells = document.querySelectorAll('.overview-cell');
       return { events: window.__bench.events, longTasks: window.__bench.longTasks, maxLag: window.__bench.maxLag,
-               rendered: [...cells].filter((c) => c.querySelector('iframe')).length,
+               rendered: window.storybookMetrics.overviewCellsLoaded,
                loaded: [...cells].filter((c) => c.dataset.loaded === 'true').length, cells: cells.length,
                typed: document.getElementById('filter').value.length };
     }""")

@@ -152,7 +152,11 @@ const accessibility = new AccessibilityPanel({
 const compare = new ComparePanel({
   preset: $('compare-preset'), projection: $('compare-projection'), summary: $('compare-summary'), table: $('compare-table'),
 });
-const overview = new OverviewPage($('overview'), { paths, isStatic: false, toast: (text, kind) => toast(text, kind) });
+const overview = new OverviewPage($('overview'), {
+  paths, isStatic: false, toast: (text, kind) => toast(text, kind),
+  // The grid's environment is kept in the address, so a reload or a shared link shows the same grid.
+  onEnvironment: (componentId, environment) => history.replaceState(null, '', URLState.componentHash(componentId, environment)),
+});
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
 
@@ -472,8 +476,12 @@ function renderCrumbs() {
     return;
   }
   const parts = current.story.title.split('/').map((s) => s.trim());
+  // The component's name links to its overview: a Tab stop in the top bar, whatever the sidebar shows.
+  const crumb = (part, at) => (at === parts.length - 1
+    ? h('a', { class: 'crumb crumb-overview', href: URLState.componentHash(current.story.componentId), title: `Overview of ${current.story.title}: every story side by side` }, part)
+    : h('span', { class: 'crumb' }, part));
   crumbs.replaceChildren(
-    ...parts.flatMap((part) => [h('span', { class: 'crumb' }, part), h('span', { class: 'crumb-sep', attrs: { 'aria-hidden': 'true' } }, '/')]),
+    ...parts.flatMap((part, at) => [crumb(part, at), h('span', { class: 'crumb-sep', attrs: { 'aria-hidden': 'true' } }, '/')]),
     h('strong', { class: 'crumb-story' }, current.story.name),
     ...(current.story.saved ? [h('span', { class: 'badge-saved', title: 'A saved variant (in the variants directory)' }, 'saved')] : []));
 }
@@ -490,7 +498,7 @@ function updateToolbar() {
 
 let shownView = 'story';
 
-function setView(view, componentId) {
+function setView(view, componentId, environment) {
   const previous = shownView;
   shownView = view;
   const reviewing = view === 'review';
@@ -509,7 +517,7 @@ function setView(view, componentId) {
       h('strong', { class: 'crumb-story' }, 'Overview'));
     document.title = `${title} · Overview · Storybook`;
     sidebar.setActive(null);
-    overview.show(componentId);
+    overview.show(componentId, environment);
   } else if (reviewing) {
     closeSharePopover();
     saveVariant.close();
@@ -702,7 +710,7 @@ function openFromLocation() {
   if (reviewing && !staticSite) {
     setView('review');
   } else if (componentId) {
-    setView('overview', componentId);
+    setView('overview', componentId, environment);
   } else if (storyId) {
     openStory(storyId, { linkProps: props, linkError: propsError, environment });
   } else if (index?.storyNodes.length) {

@@ -2,10 +2,17 @@
 // description (safe Markdown), the props table from the schema, and a grid of every story
 // (registered, saved and generated) rendered side by side.
 //
-// Cells are rendered lazily: an IntersectionObserver queues the cells coming into view and a few
-// iframes are started whenever the main thread is idle (requestIdleCallback), so scrolling and
-// typing never wait for rendering. Each cell's
-// iframe is sandboxed with no permissions at all (no scripts, opaque origin).
+// Cells are rendered lazily: an IntersectionObserver queues the cells coming into view, their
+// documents are fetched (a few at a time) and shown whenever the main thread is idle
+// (requestIdleCallback), a few per idle period, so scrolling and typing never wait for rendering.
+// A preview is the story's standalone document in a shadow root (overview-preview.js), not an
+// iframe. A cell that leaves the view (and its margin) gives its preview up, in an idle period
+// too: only the cells near the view hold one, so the page stays small however far the grid is
+// scrolled; what was fetched is kept, so a cell scrolled back shows it again without asking
+// (docs/performance.md, "Overview page").
+//
+// One environment (colour scheme, Dynamic Type, locale, direction) applies to every cell: the
+// render routes' query parameters, kept in the address (`#/component/<id>?colorScheme=dark`).
 //
 // "Apply to every cell" picks a field of the props table and a value; every cell whose props have
 // that field re-renders through `POST /render/{component-id}.html` with the value put there. No
@@ -15,9 +22,12 @@ import { h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import * as JSONPointer from './json-pointer.js';
 import { storyHash } from './url-state.js';
+import * as Environment from './environment.js';
+import * as Preview from './overview-preview.js';
 
-const STARTS_PER_FRAME = 3; // iframes started per idle period, at most
-const MAX_FETCHES = 6;      // concurrent POST renders
+const SHOWS_PER_FRAME = 4;      // previews built per idle period, at most (more while time remains)
+const RELEASES_PER_FRAME = 12;  // previews given up per idle period, at most
+const MAX_FETCHES = 6;          // concurrent fetches of documents
 
 export class OverviewPage {
   /**
@@ -25,22 +35,27 @@ export class OverviewPage {
    * @param options.paths where data is read (api.js `dataPaths`)
    * @param options.isStatic a read-only static site: no POST render, cells from the story files
    * @param options.toast shows a message
+   * @param options.onEnvironment called with (component id, environment) when the grid's environment changes
    */
-  constructor(root, { paths, isStatic, toast }) {
+  constructor(root, { paths, isStatic, toast, onEnvironment }) {
     this.root = root;
     this.paths = paths;
     this.isStatic = isStatic;
     this.toast = toast;
     this.componentId = null;
     this.data = null;
-    this.cells = new Map();      // story id -> {story, el, frame, rendered, generation}
-    this.queue = [];             // cells waiting for a frame, in the order they came into view
+    this.cells = new Map();      // story id -> {story, el, frameBox, preview, rendered, visible, kept}
+    this.queue = [];             // cells waiting for a preview, in the order they came into view
+    this.leaving = new Set();    // rendered cells that left the view: their previews go when idle
     this.frameRequested = false;
     this.applied = null;         // {path, value, label} applied across the grid, or null
     this.generation = 0;         // bumps when `applied` changes: late answers of older ones are dropped
     this.fetching = 0;
     this.pendingFetches = [];
     this.css = null;
+    this.environment = { ...Environment.DEFAULTS }; // the cells' environment
+    this.environmentBox = null;
+    this.onEnvironment = onEnvironment;
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: null, rootMargin: '300px 0px' });
   }
 
@@ -49,12 +64,20 @@ export class OverviewPage {
     this.isStatic = isStatic;
   }
 
-  /** Shows the overview of a component, loading it unless it is the one already shown. */
-  async show(componentId) {
+  /**
+   * Shows the overview of a component in an environment (the address's; default when absent),
+   * loading it unless it is the one already shown.
+   */
+  async show(componentId, environment = Environment.DEFAULTS) {
     this.root.hidden = false;
-    if (componentId === this.componentId && this.data) return;
+    const sameEnvironment = Environment.query(environment) === Environment.query(this.environment);
+    if (componentId === this.componentId && this.data) {
+      if (!sameEnvironment) this.setEnvironment(environment);
+      return;
+    }
     const started = performance.now();
     this.reset();
+    this.environment = { ...Environment.DEFAULTS, ...environment };
     this.componentId = componentId;
     this.root.replaceChildren(h('p', { class: 'overview-loading muted' }, 'Loading the overview…'));
     let data;
@@ -76,7 +99,9 @@ export class OverviewPage {
     if (this.componentId !== componentId) return;
     this.data = data;
     this.render();
+    this.checkEnvironment();
     window.storybookMetrics.overviewOpenMs = performance.now() - started;
+    window.storybookMetrics.overviewCellsLoaded = 0;
   }
 
   hide() {
@@ -93,6 +118,7 @@ export class OverviewPage {
     this.observer.disconnect();
     this.cells.clear();
     this.queue = [];
+    this.leaving.clear();
     this.applied = null;
     this.generation += 1;
     this.pendingFetches = [];
@@ -132,6 +158,7 @@ export class OverviewPage {
           h('h2', {}, 'Stories ', h('span', { class: 'count' }, String(stories.length))),
           generated ? h('span', { class: 'muted' }, `${generated} generated`) : null),
         this.applyForm(data.props || []),
+        this.environmentControls(),
         grid)));
     for (const cell of this.cells.values()) this.observer.observe(cell.el);
   }
@@ -151,14 +178,14 @@ export class OverviewPage {
   cell(story) {
     const frameBox = h('div', { class: 'cell-frame' });
     const el = h('article', { class: `overview-cell${story.generated ? ' is-generated' : ''}`, dataset: { story: story.id }, attrs: { role: 'listitem' } },
-      h('a', { class: 'cell-link', href: storyHash(story.id), title: `Open ${story.name}` },
+      h('a', { class: 'cell-link', href: storyHash(story.id, undefined, this.environment), title: `Open ${story.name}` },
         h('span', { class: 'cell-name' }, story.name),
         story.generated ? h('span', { class: 'badge-generated' }, 'generated') : null,
         story.saved ? h('span', { class: 'badge-saved' }, 'saved') : null),
       frameBox,
-      h('a', { class: 'cell-open', href: storyHash(story.id), tabIndex: -1, attrs: { 'aria-hidden': 'true' } }),
+      h('a', { class: 'cell-open', href: storyHash(story.id, undefined, this.environment), tabIndex: -1, attrs: { 'aria-hidden': 'true' } }),
       h('p', { class: 'cell-note', hidden: true }));
-    this.cells.set(story.id, { story, el, frameBox, frame: null, rendered: -1, visible: false });
+    this.cells.set(story.id, { story, el, frameBox, preview: null, rendered: -1, visible: false, kept: null, everLoaded: false });
     return el;
   }
 
@@ -169,6 +196,8 @@ export class OverviewPage {
       const cell = this.cells.get(entry.target.dataset.story);
       if (!cell) continue;
       cell.visible = entry.isIntersecting;
+      if (cell.visible) this.leaving.delete(cell);
+      else if (cell.preview) this.leaving.add(cell);
       if (cell.visible && cell.rendered !== this.generation && !cell.queued) {
         cell.queued = true;
         this.queue.push(cell);
@@ -182,12 +211,13 @@ export class OverviewPage {
    * a few at a time; a cell that left the screen meanwhile is skipped until it comes back.
    */
   schedule() {
-    if (this.frameRequested || !this.queue.length) return;
+    if (this.frameRequested || (!this.queue.length && !this.leaving.size)) return;
     this.frameRequested = true;
     const run = (deadline) => {
       this.frameRequested = false;
+      this.release(deadline);
       let started = 0;
-      while (this.queue.length && started < STARTS_PER_FRAME && (started === 0 || deadline.timeRemaining() > 4)) {
+      while (this.queue.length && started < SHOWS_PER_FRAME && (started === 0 || deadline.timeRemaining() > 4)) {
         const cell = this.queue.shift();
         cell.queued = false;
         if (!cell.visible || cell.rendered === this.generation || !this.cells.has(cell.story.id)) continue;
@@ -200,7 +230,26 @@ export class OverviewPage {
     else requestAnimationFrame(() => run({ timeRemaining: () => 8 }));
   }
 
-  /** Renders a cell for the current generation: its registered projection, or the applied value. */
+  /** Gives up the previews of cells out of view (a few per idle period): they show again when seen. */
+  release(deadline) {
+    let released = 0;
+    for (const cell of this.leaving) {
+      if (released === RELEASES_PER_FRAME || (released > 0 && deadline.timeRemaining() < 2)) break;
+      this.leaving.delete(cell);
+      if (cell.visible || !cell.preview) continue;
+      cell.preview.remove();
+      cell.preview = null;
+      cell.rendered = -1;
+      delete cell.el.dataset.loaded;
+      delete cell.el.dataset.rendered;
+      released += 1;
+    }
+  }
+
+  /**
+   * Renders a cell for the current generation: its registered projection, or the applied value, in
+   * the grid's environment; from what was kept for it when it has this generation's.
+   */
   renderCell(cell) {
     const generation = this.generation;
     cell.rendered = generation;
@@ -210,35 +259,48 @@ export class OverviewPage {
     cell.el.classList.toggle('is-not-applicable', !!applied && props === undefined);
     note.hidden = !(applied && props === undefined);
     if (!note.hidden) note.textContent = `No ${applied.field} in this story: shown as registered.`;
-    if (props === undefined) {
-      if (this.isStatic) this.fetchInto(cell, generation, () => fetch(this.paths.story(cell.story.id)).then(async (r) => {
-        if (!r.ok) throw new Error(`${r.status}`);
-        return this.documentFor((await r.json()).html, cell.story.name);
-      }));
-      else this.showInCell(cell, { src: `render/${encodeURIComponent(cell.story.id)}.html` });
+    if (cell.kept?.generation === generation) {
+      this.showInCell(cell, cell.kept.rendered);
       return;
     }
-    this.fetchInto(cell, generation, async () => {
-      const response = await fetch(`render/${encodeURIComponent(this.componentId)}.html`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(props),
+    if (props === undefined && this.isStatic) {
+      this.fetchInto(cell, generation, async () => {
+        const response = await fetch(this.paths.story(cell.story.id));
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+        return Preview.fromFragment((await response.json()).html, await this.staticStylesheet());
       });
+      return;
+    }
+    const url = props === undefined
+      ? `render/${encodeURIComponent(cell.story.id)}.html`
+      : `render/${encodeURIComponent(this.componentId)}.html`;
+    const init = props === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(props) };
+    this.fetchInto(cell, generation, async () => {
+      const response = await fetch(Environment.withEnvironment(url, this.environment), init);
       const text = await response.text();
       if (!response.ok) {
         let message = text;
         try { message = JSON.parse(text).error.message; } catch { /* the text itself */ }
         throw new Error(message);
       }
-      return text;
+      return Preview.fromDocument(text);
     });
   }
 
-  /** Runs `load` (which answers a document) with at most MAX_FETCHES at once; drops stale answers. */
+  /**
+   * Runs `load` (which answers a rendered preview) with at most MAX_FETCHES at once; drops stale
+   * answers, keeps the others, and shows them when the cell is still in view.
+   */
   fetchInto(cell, generation, load) {
     const run = async () => {
       this.fetching += 1;
       try {
-        const srcdoc = await load();
-        if (generation === this.generation) this.showInCell(cell, { srcdoc });
+        const rendered = await load();
+        if (generation === this.generation) {
+          cell.kept = { generation, rendered };
+          if (cell.visible) this.showInCell(cell, rendered);
+          else cell.rendered = -1; // scrolled out meanwhile: shown from `kept` when it comes back
+        }
       } catch (error) {
         if (generation === this.generation) {
           const note = cell.el.querySelector('.cell-note');
@@ -256,28 +318,98 @@ export class OverviewPage {
     else this.pendingFetches.push(run);
   }
 
-  /** A fresh iframe for every rendering: an iframe switched between `src` and `srcdoc` is not reliable. */
-  showInCell(cell, { src, srcdoc }) {
+  /** Puts a rendered preview in the cell, in place of the one it had. */
+  showInCell(cell, rendered) {
     cell.el.classList.remove('is-refused');
-    const frame = h('iframe', { title: `Preview of ${cell.story.name}`, tabIndex: -1, attrs: { sandbox: '' } });
-    delete cell.el.dataset.loaded;
-    frame.addEventListener('load', () => { if (cell.frame === frame) cell.el.dataset.loaded = 'true'; }, { once: true });
-    if (srcdoc !== undefined) frame.srcdoc = srcdoc;
-    else frame.src = src;
-    cell.frame?.remove();
-    cell.frame = frame;
-    cell.frameBox.append(frame);
+    const preview = Preview.mount(rendered);
+    cell.preview?.remove();
+    cell.preview = preview;
+    cell.frameBox.append(preview);
+    cell.el.dataset.loaded = 'true';
     cell.el.dataset.rendered = this.applied && !cell.el.classList.contains('is-not-applicable') ? 'applied' : 'registered';
+    cell.el.dataset.environment = Environment.query(this.environment);
+    if (!cell.everLoaded) {
+      cell.everLoaded = true;
+      window.storybookMetrics.overviewCellsLoaded += 1;
+    }
   }
 
-  /** A standalone document for a fragment (static sites have no render route). */
-  async documentFor(fragment, title) {
-    if (this.css === null) {
-      this.css = await fetch('preview.css').then((r) => (r.ok ? r.text() : '')).catch(() => '');
+  /** The standalone stylesheet, for a static site's fragments (it has no render route). */
+  async staticStylesheet() {
+    if (this.css === null) this.css = await fetch('preview.css').then((r) => (r.ok ? r.text() : '')).catch(() => '');
+    return this.css;
+  }
+
+  // MARK: - One environment across the grid
+
+  /**
+   * Colour scheme, Dynamic Type size, locale and layout direction for every cell at once (the render
+   * routes' environment query parameters); kept in the page's address. A static site has the
+   * default environment only.
+   */
+  environmentControls() {
+    const selects = [
+      ['colorScheme', 'Colour scheme', Environment.COLOR_SCHEMES, (v) => v],
+      ['dynamicType', 'Dynamic Type size', Environment.DYNAMIC_TYPE_SIZES, (v) => `Text: ${v}`],
+      ['locale', 'Locale', Environment.LOCALES, (v) => v],
+      ['layoutDirection', 'Layout direction', ['', ...Environment.LAYOUT_DIRECTIONS], (v) => (v === '' ? 'Direction: from locale' : v)],
+    ].map(([name, label, values, text]) => {
+      const current = this.environment[name] ?? '';
+      const options = values.includes(current) ? values : [...values, current];
+      const select = h('select', { id: `overview-env-${name}`, dataset: { env: name }, disabled: this.isStatic, attrs: { 'aria-label': label } },
+        options.map((value) => h('option', { value, selected: value === current }, text(value))));
+      select.addEventListener('change', () => {
+        this.setEnvironment({ ...this.environment, [name]: select.value === '' ? null : select.value });
+      });
+      return select;
+    });
+    const reset = h('button', { type: 'button', class: 'btn btn-small', id: 'overview-env-reset', disabled: this.isStatic || Environment.isDefault(this.environment) }, 'Default');
+    reset.addEventListener('click', () => this.setEnvironment({ ...Environment.DEFAULTS }));
+    const status = h('span', { class: 'muted', id: 'overview-env-status', attrs: { role: 'status' } },
+      this.isStatic ? 'Read-only static site: the default environment only.' : this.environmentText());
+    const group = h('div', { class: 'overview-environment', id: 'overview-environment', attrs: { role: 'group', 'aria-labelledby': 'overview-env-label' } },
+      h('span', { class: 'apply-label', id: 'overview-env-label' }, 'Environment of every cell:'),
+      selects, reset, status);
+    this.environmentBox = { group, selects, reset, status };
+    return group;
+  }
+
+  environmentText() {
+    return Environment.isDefault(this.environment) ? '' : `Every cell in ${Environment.label(this.environment)} (no story changed).`;
+  }
+
+  /** Renders every cell in `environment` from now on (its links open the stories in it too). */
+  setEnvironment(environment) {
+    this.environment = { ...Environment.DEFAULTS, ...environment };
+    if (this.environmentBox) {
+      for (const select of this.environmentBox.selects) select.value = this.environment[select.dataset.env] ?? '';
+      this.environmentBox.reset.disabled = this.isStatic || Environment.isDefault(this.environment);
+      this.environmentBox.status.textContent = this.environmentText();
     }
-    const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>`
-      + `<style>${this.css.replace(/<\//g, '<\\/')}</style></head><body><main class="sb-root">${fragment}</main></body></html>`;
+    for (const cell of this.cells.values()) {
+      for (const link of cell.el.querySelectorAll('a')) link.href = storyHash(cell.story.id, undefined, this.environment);
+    }
+    this.onEnvironment?.(this.componentId, this.environment);
+    this.rerender();
+    this.checkEnvironment();
+  }
+
+  /**
+   * Asks the server whether the environment is one it renders (`GET /preview-environment.css`
+   * answers 400 with the reason otherwise, e.g. an unknown locale from an edited address); a
+   * refused one is said and the grid goes back to the default environment.
+   */
+  async checkEnvironment() {
+    const query = Environment.query(this.environment);
+    if (!query || this.isStatic) return;
+    let message = null;
+    try {
+      const response = await fetch(`preview-environment.css?${query}`);
+      if (response.status === 400) message = (await response.json()).error.message;
+    } catch { /* unreachable server: the cells say so */ }
+    if (message === null || query !== Environment.query(this.environment)) return;
+    this.setEnvironment({ ...Environment.DEFAULTS });
+    if (this.environmentBox) this.environmentBox.status.textContent = `${message}: every cell is in the default environment.`;
   }
 
   // MARK: - One value across the grid
@@ -354,6 +486,11 @@ export class OverviewPage {
   /** Sets (or clears, with null) the value applied across the grid and re-renders the visible cells. */
   apply(applied) {
     this.applied = applied;
+    this.rerender();
+  }
+
+  /** A new generation: late answers of the old one are dropped and the cells in view render again. */
+  rerender() {
     this.generation += 1;
     this.pendingFetches = [];
     for (const cell of this.cells.values()) {

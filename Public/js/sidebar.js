@@ -10,9 +10,13 @@
 // the filter path runs on a few throwaway queries while the page is idle, so that the first real
 // keystroke does not run it as cold code (docs/performance.md, P3).
 //
+// Generated stories of a component are folded under one "Generated (N)" row, unfolded by the user,
+// by opening one of them, or by a filter that matches one of them.
+//
 // Keys: "/" focuses the filter; in the filter or the tree, ArrowUp/ArrowDown move the highlight,
 // Enter opens the highlighted story (or folds a group), ArrowLeft/ArrowRight fold and unfold,
-// Escape clears the filter.
+// Escape clears the filter. When the highlighted row is a component (or its generated stories),
+// its Overview link is the next Tab stop after the tree.
 
 import { h, replaceChildren } from './dom.js';
 import { highlightRanges } from './story-index.js';
@@ -51,6 +55,7 @@ export class Sidebar {
     this.index = null;
     this.query = '';
     this.collapsed = new Set();
+    this.foldedOnce = new Set(); // keys of nodes folded by default, folded when first seen (not again)
     this.visible = null;
     this.rowList = [];
     this.cursor = -1;       // node index of the highlighted row
@@ -63,7 +68,10 @@ export class Sidebar {
 
     this.input.addEventListener('input', () => this.setQuery(this.input.value));
     this.input.addEventListener('keydown', (event) => this.onKey(event, true));
-    this.viewport.addEventListener('keydown', (event) => this.onKey(event, false));
+    this.viewport.addEventListener('keydown', (event) => {
+      if (event.target !== this.viewport) return; // the Overview link in a row handles its own keys
+      this.onKey(event, false);
+    });
     this.viewport.addEventListener('scroll', () => this.onScroll());
     this.viewport.addEventListener('click', (event) => this.onClick(event));
     this.clearButton.addEventListener('click', () => {
@@ -84,9 +92,21 @@ export class Sidebar {
   /** Shows a catalog (a StoryIndex). */
   setIndex(index) {
     this.index = index;
+    index.nodes.forEach((node, at) => {
+      if (node.foldedByDefault && !this.foldedOnce.has(node.key)) {
+        this.foldedOnce.add(node.key);
+        if (!this.activeIn(at)) this.collapsed.add(node.key);
+      }
+    });
     this.root.classList.remove('is-loading');
     this.applyFilter();
     this.scheduleWarmUp();
+  }
+
+  /** Is the open story inside the node at `nodeIndex`? */
+  activeIn(nodeIndex) {
+    const story = this.activeStory && this.index.stories.get(this.activeStory);
+    return !!story && story.node > nodeIndex && story.node < this.index.nodes[nodeIndex].end;
   }
 
   setQuery(query) {
@@ -249,7 +269,14 @@ export class Sidebar {
     if (!rows.length && filtering) {
       rows.push(h('div', { class: 'tree-empty' }, 'No story matches. ', h('kbd', {}, 'Esc'), ' clears the filter.'));
     }
+    // A re-render replaces the rows: the focused Overview link (the cursor row's) gets its focus back.
+    const focusedLink = this.layer.contains(document.activeElement) ? document.activeElement.closest('.tree-row')?.dataset.node : undefined;
     replaceChildren(this.layer, rows);
+    if (focusedLink !== undefined) {
+      const link = this.layer.querySelector(`.tree-row[data-node="${focusedLink}"] .tree-overview`);
+      if (link) link.focus({ preventScroll: true });
+      else this.viewport.focus({ preventScroll: true });
+    }
     if (this.positionOf(this.cursor) >= 0) this.viewport.setAttribute('aria-activedescendant', `node-${this.cursor}`);
     else this.viewport.removeAttribute('aria-activedescendant');
     if (this.scrollPending) {
@@ -288,11 +315,14 @@ export class Sidebar {
     h('span', { class: node.kind === 'unloadable-error' ? 'label row-error' : 'label' }, highlight(node.label, query)),
     node.saved ? h('span', { class: 'badge-saved', attrs: { 'aria-label': '(saved variant)' } }, 'saved') : null,
     node.generated ? h('span', { class: 'badge-generated', attrs: { 'aria-label': '(generated)' } }, 'gen') : null,
+    node.kind === 'generated' ? h('span', { class: 'count tree-count', attrs: { 'aria-label': `(${node.count} stories)` } }, String(node.count)) : null,
     node.kind === 'unloadable' ? h('span', { class: 'badge-unloadable' }, 'cannot load') : null,
-    node.kind === 'component' ? h('a', {
-      class: 'tree-overview', href: componentHash(node.componentId), tabIndex: -1,
+    // Its word comes from CSS, so the row's text stays the component's name. Tab reaches the
+    // highlighted row's link only: the tree stays one stop, plus the one link that applies.
+    node.kind === 'component' || node.kind === 'generated' ? h('a', {
+      class: 'tree-overview', href: componentHash(node.componentId), tabIndex: nodeIndex === this.cursor ? 0 : -1,
       title: `Overview of ${node.title}: every story side by side`, attrs: { 'aria-label': `Overview of ${node.title}` },
-    }) : null); // its word comes from CSS, so the row's text stays the component's name
+    }) : null);
   }
 
   rowTitle(node) {
@@ -301,6 +331,8 @@ export class Sidebar {
         const title = `${this.index.stories.get(node.storyId).title} / ${node.label}`;
         return node.saved ? `${title} (a saved variant)` : title;
       }
+      case 'generated':
+        return `${node.count} stories generated from ${node.title}'s props`;
       case 'unloadable':
       case 'unloadable-error':
         return `The saved variant “${node.name}” cannot be loaded: ${node.error}${node.file ? ` (${node.file})` : ''}`;
@@ -406,9 +438,9 @@ function highlight(label, query) {
   return parts;
 }
 
-/** Groups and components fold; stories and unloadable saved variants do not. */
+/** Groups, components and their generated stories fold; stories and unloadable saved variants do not. */
 function isFolderNode(node) {
-  return node.kind === 'group' || node.kind === 'component';
+  return node.kind === 'group' || node.kind === 'component' || node.kind === 'generated';
 }
 
 function isEditable(target) {

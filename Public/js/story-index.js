@@ -4,7 +4,8 @@
 // "Auth/Login" with stories Empty and Filled becomes:
 //   group "Auth"  >  component "Login"  >  stories "Empty", "Filled"
 //
-// Saved variants are stories with `saved: true`, generated stories (permutations) `generated: true`; saved variants the server could not load
+// Saved variants are stories with `saved: true`, generated stories (permutations) `generated: true`,
+// gathered under a node of kind 'generated' (folded by default, `foldedByDefault`); saved variants the server could not load
 // (`unloadable` in the index) are nodes of kind 'unloadable' (the name) and 'unloadable-error'
 // after their component's stories.
 
@@ -60,23 +61,8 @@ export class StoryIndex {
         const { component } = item;
         node.componentId = component.id;
         node.title = component.title;
-        for (const story of component.stories || []) {
-          const storyIndex = this.nodes.length;
-          this.nodes.push({
-            kind: 'story', label: story.name, depth: depth + 1, parent: index, end: storyIndex + 1,
-            key: `s:${story.id}`, storyId: story.id, componentId: component.id, saved: story.saved === true,
-            generated: story.generated === true,
-          });
-          this.stories.set(story.id, {
-            id: story.id, name: story.name, componentId: component.id, title: component.title,
-            propsType: component.propsType, node: storyIndex, saved: story.saved === true,
-            generated: story.generated === true, settings: story.settings,
-          });
-          this.storyNodes.push(storyIndex);
-          const text = `${component.title} / ${story.name}`.toLowerCase();
-          this.haystacks.push(`${text} ${story.id}`);
-          this.fuzzyHaystacks.push(text);
-        }
+        const stories = component.stories || [];
+        for (const story of stories) if (story.generated !== true) this.addStory(component, story, depth + 1, index);
         // Saved variants that no longer decode: listed (not openable) after the stories, each
         // followed by a row with its error.
         for (const broken of component.unloadable || []) {
@@ -88,9 +74,41 @@ export class StoryIndex {
             });
           }
         }
+        // Generated stories (permutations) sit folded in one node after the others: a component
+        // with 200 of them does not flood the tree, and the filter still finds each one.
+        const generated = stories.filter((story) => story.generated === true);
+        if (generated.length) {
+          const groupIndex = this.nodes.length;
+          const group = {
+            kind: 'generated', label: 'Generated', depth: depth + 1, parent: index, end: 0,
+            key: `x:${component.id}`, componentId: component.id, title: component.title, count: generated.length, foldedByDefault: true,
+          };
+          this.nodes.push(group);
+          for (const story of generated) this.addStory(component, story, depth + 2, groupIndex);
+          group.end = this.nodes.length;
+        }
       }
       node.end = this.nodes.length;
     }
+  }
+
+  /** Adds a story's node (a leaf under `parent`) and its filter strings. */
+  addStory(component, story, depth, parent) {
+    const storyIndex = this.nodes.length;
+    this.nodes.push({
+      kind: 'story', label: story.name, depth, parent, end: storyIndex + 1,
+      key: `s:${story.id}`, storyId: story.id, componentId: component.id, saved: story.saved === true,
+      generated: story.generated === true,
+    });
+    this.stories.set(story.id, {
+      id: story.id, name: story.name, componentId: component.id, title: component.title,
+      propsType: component.propsType, node: storyIndex, saved: story.saved === true,
+      generated: story.generated === true, settings: story.settings,
+    });
+    this.storyNodes.push(storyIndex);
+    const text = `${component.title} / ${story.name}`.toLowerCase();
+    this.haystacks.push(`${text} ${story.id}`);
+    this.fuzzyHaystacks.push(text);
   }
 
   /**

@@ -8,6 +8,7 @@
 //
 //   /#/review                                the review page (when the server runs with --snapshots)
 //   /#/component/<component-id>              the component's overview: description, props table, every story in a grid
+//   /#/component/<component-id>?colorScheme=dark&locale=de-DE   ... with every cell in that environment
 //
 // Opening a link with props sends them as a `replace` once the story is subscribed (when they differ
 // from the live props), then drops `props` from the address bar so a reload does not re-apply them.
@@ -42,11 +43,11 @@ import * as Environment from './environment.js';
  */
 export function readLocation(location = window.location) {
   if (/^#\/review\/?$/.test(location.hash)) return { storyId: null, review: true };
-  const component = /^#\/component\/([^?/]+)\/?$/.exec(location.hash);
+  const component = /^#\/component\/([^?/]+)\/?(?:\?(.*))?$/.exec(location.hash);
   if (component) {
     let componentId = component[1];
     try { componentId = decodeURIComponent(componentId); } catch { /* as written */ }
-    return { storyId: null, componentId };
+    return { storyId: null, componentId, environment: Environment.fromParams(new URLSearchParams(component[2] || '')) };
   }
   const match = /^#\/story\/([^?]*)(?:\?(.*))?$/.exec(location.hash);
   if (!match) return { storyId: null };
@@ -77,9 +78,10 @@ export function storyHash(storyId, props, environment) {
   return query ? `${hash}?${query}` : hash;
 }
 
-/** The fragment of a component's overview page. */
-export function componentHash(componentId) {
-  return `#/component/${encodeURIComponent(componentId)}`;
+/** The fragment of a component's overview page, optionally with the grid's environment. */
+export function componentHash(componentId, environment) {
+  const query = Environment.query(environment);
+  return `#/component/${encodeURIComponent(componentId)}${query ? `?${query}` : ''}`;
 }
 
 /** An absolute, shareable link to a story with its current props and environment (never with the page's access token). */

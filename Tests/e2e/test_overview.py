@@ -27,7 +27,8 @@ def cell(page, story):
 
 
 def cell_frame(page, story):
-    return page.frame_locator(f'.overview-cell[data-story="{story}"] iframe')
+    """The cell's preview: the story's document in the cell's shadow root (Playwright's CSS pierces it)."""
+    return page.locator(f'.overview-cell[data-story="{story}"] .cell-preview .sb-root')
 
 
 def test_the_index_lists_the_demo_s_generated_stories(server):
@@ -95,7 +96,7 @@ def test_cells_render_lazily_and_open_their_story(server, ui):
     page.goto(f"{server.url}/#/component/{LOGIN}")
     expect(page.locator(".overview-cell")).to_have_count(17)
     far = "auth-login--status-invalid-username-value-long-password-value-empty"
-    assert cell(page, far).locator("iframe").count() == 0, "a cell far below the fold was rendered at once"
+    assert cell(page, far).locator(".cell-preview").count() == 0, "a cell far below the fold was rendered at once"
     cell(page, far).scroll_into_view_if_needed()
     expect(cell_frame(page, far).locator("h1")).to_have_text("Sign in")
     # Opening a cell opens its story, live.
@@ -123,7 +124,7 @@ def test_one_value_applied_across_the_grid_changes_no_story(server, ui):
     page.select_option("#apply-value", label="failed")
     page.click("#apply-submit")
     for story in ["maps-location-picker--default", "maps-location-picker--empty", "maps-location-picker--status-loading"]:
-        expect(cell_frame(page, story).locator("body")).to_contain_text("The location service is unreachable.")
+        expect(cell_frame(page, story)).to_contain_text("The location service is unreachable.")
         expect(cell(page, story)).to_have_attribute("data-rendered", "applied")
     expect(page.locator("#apply-status")).to_contain_text("status = failed")
     # No live state changed.
@@ -154,7 +155,7 @@ def test_applying_a_field_some_stories_lack_keeps_them_as_registered(server, ui)
     page.select_option("#apply-field", "/input/_0/status")
     page.select_option("#apply-value", label="invalid")
     page.click("#apply-submit")
-    expect(cell_frame(page, "auth-login--filled").locator("body")).to_contain_text("Enter a username and a password.")
+    expect(cell_frame(page, "auth-login--filled")).to_contain_text("Enter a username and a password.")
 
 
 def test_descriptions_render_safely(server, ui):
@@ -194,8 +195,141 @@ def test_the_static_site_has_the_overview(tmp_path, ui):
         expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
         expect(page.locator(".overview-cell")).to_have_count(13)
         cell(page, "maps-location-picker--status-failed").scroll_into_view_if_needed()
-        expect(cell_frame(page, "maps-location-picker--status-failed").locator("body")).to_contain_text("unreachable")
+        expect(cell_frame(page, "maps-location-picker--status-failed")).to_contain_text("unreachable")
         expect(page.locator("#apply-submit")).to_be_disabled()
         wait_for(lambda: any("/static/stories/maps-location-picker--status-failed.json" in path for path in host.paths))
     finally:
         host.stop()
+
+
+def test_one_environment_across_the_grid(server, ui):
+    page = open_overview(server, ui, "media-movie-list")
+    default = "media-movie-list--default"
+    expect(cell_frame(page, default)).to_contain_text("★ 8.1")
+    page.select_option("#overview-env-locale", "de-DE")
+    page.select_option("#overview-env-colorScheme", "dark")
+    page.select_option("#overview-env-layoutDirection", "rtl")
+    # Every cell renders again in that environment: the locale's numbers, the scheme's colours, the direction.
+    expect(cell_frame(page, default)).to_contain_text("★ 8,1")
+    for story in page.locator(".overview-cell").evaluate_all("cells => cells.filter((c) => c.dataset.loaded).map((c) => c.dataset.story)"):
+        expect(cell(page, story)).to_have_attribute("data-environment", "colorScheme=dark&locale=de-DE&layoutDirection=rtl")
+    body = page.locator(f'.overview-cell[data-story="{default}"] .cell-preview .sb-body')
+    expect(body).to_have_attribute("dir", "rtl")
+    expect(body).to_have_attribute("lang", "de-DE")
+    assert body.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(28, 28, 30)"
+    expect(page.locator("#overview-env-status")).to_contain_text("Every cell in dark · de-DE · rtl")
+    # Kept in the address; a cell opens its story in the same environment; no story changed.
+    expect(page).to_have_url(re.compile(r"#/component/media-movie-list\?colorScheme=dark&locale=de-DE&layoutDirection=rtl$"))
+    expect(cell(page, default).locator(".cell-link")).to_have_attribute(
+        "href", f"#/story/{default}?colorScheme=dark&locale=de-DE&layoutDirection=rtl")
+    assert requests.get(f"{server.url}/api/stories/{default}", timeout=5).json()["version"] == 1
+    # A value applied across the grid renders in the environment too (POST /render with its parameters).
+    page.reload()
+    expect(page.locator("#overview-env-colorScheme")).to_have_value("dark")
+    expect(cell_frame(page, default)).to_contain_text("★ 8,1")
+    # Back to the default environment.
+    page.click("#overview-env-reset")
+    expect(cell_frame(page, default)).to_contain_text("★ 8.1")
+    expect(cell(page, default)).to_have_attribute("data-environment", "")
+    expect(page).to_have_url(re.compile(r"#/component/media-movie-list$"))
+
+
+def test_an_applied_value_renders_in_the_grid_s_environment(server, ui):
+    page = ui.new_page()
+    page.goto(f"{server.url}/#/component/{PICKER}?colorScheme=dark&dynamicType=accessibility2")
+    expect(page.locator("#overview-title")).to_be_visible()
+    page.select_option("#apply-field", "/status")
+    page.select_option("#apply-value", label="failed")
+    page.click("#apply-submit")
+    story = "maps-location-picker--default"
+    expect(cell(page, story)).to_have_attribute("data-rendered", "applied")
+    expect(cell_frame(page, story)).to_contain_text("The location service is unreachable.")
+    expect(cell(page, story)).to_have_attribute("data-environment", "colorScheme=dark&dynamicType=accessibility2")
+    preview = page.locator(f'.overview-cell[data-story="{story}"] .cell-preview')
+    # accessibility2's body text is 28 px (docs/view.md): the document's root size is the preview's host.
+    assert preview.evaluate("el => getComputedStyle(el).fontSize") == "28px"
+
+
+def test_an_environment_the_server_refuses_is_said(server, ui):
+    page = ui.new_page()
+    page.goto(f"{server.url}/#/component/{PICKER}?colorScheme=purple")
+    expect(page.locator("#overview-env-status")).to_contain_text("colorScheme 'purple' is not allowed")
+    expect(page).to_have_url(re.compile(rf"#/component/{PICKER}$"))
+    expect(cell_frame(page, "maps-location-picker--default").locator("li").first).to_contain_text("Boston Common")
+
+
+def test_previews_are_pictures_not_controls(server, ui):
+    page = open_overview(server, ui, LOGIN)
+    expect(cell_frame(page, "auth-login--filled").locator("h1")).to_have_text("Sign in")
+    preview = page.locator('.overview-cell[data-story="auth-login--filled"] .cell-preview')
+    assert preview.evaluate("el => el.inert && el.getAttribute('aria-hidden') === 'true'")
+    # Nothing in a preview is a Tab stop, and no attribute outside the projection's own gets through.
+    assert preview.evaluate("el => [...el.shadowRoot.querySelectorAll('button, input, [tabindex]')].every((c) => c.tabIndex === -1)")
+    sanitized = page.evaluate("""async () => {
+      const { fromDocument, mount } = await import('./js/overview-preview.js');
+      const rendered = fromDocument('<!doctype html><html lang="en"><head><style>p{}</style></head><body><main class="sb-root">'
+        + '<p class="sb-text" onclick="window.pwned=1">a</p><script>window.pwned=2</script><img src="javascript:alert(1)" alt="x">'
+        + '<iframe src="https://example.com"></iframe><a href="javascript:void0">b</a><img src="https://x.test/a.png" alt="ok"></main></body></html>');
+      const host = mount(rendered);
+      return host.shadowRoot.querySelector('.sb-root').innerHTML;
+    }""")
+    assert sanitized == '<p class="sb-text">a</p><img alt="x"><img alt="ok" src="https://x.test/a.png">'
+    assert page.evaluate("window.pwned") is None
+
+
+def test_the_sidebar_folds_generated_stories_under_their_component(server, ui):
+    page = ui.new_page()
+    page.goto(f"{server.url}/#/story/{LOGIN}--empty")
+    tree = page.locator("#tree")
+    group = tree.locator(f'.tree-row.is-generated:below(.tree-row.is-component:has-text("Login"))').first
+    expect(group.locator(".label")).to_have_text("Generated")
+    expect(group.locator(".tree-count")).to_have_text("11")
+    expect(group).to_have_attribute("aria-expanded", "false")
+    expect(tree.locator(f'.tree-row[data-story="{LOGIN}--status-invalid"]')).to_have_count(0)
+    # The keyboard unfolds it: the highlight moves onto the row, ArrowRight opens it, ArrowLeft folds it.
+    tree.focus()
+    while page.locator("#tree .tree-row.is-cursor .label").inner_text() != "Generated":
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    expect(group).to_have_attribute("aria-expanded", "true")
+    expect(tree.locator(f'.tree-row[data-story="{LOGIN}--status-invalid"]')).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(tree.locator(f'.tree-row[data-story="{LOGIN}--status-invalid"]')).to_have_count(0)
+    # The filter still finds generated stories, folded or not.
+    page.locator("#filter").fill("status=invalid, username")
+    expect(tree.locator(f'.tree-row[data-story="{LOGIN}--status-invalid-username-value-empty"]')).to_be_visible()
+    page.locator("#filter").fill("")
+    expect(tree.locator(f'.tree-row[data-story="{LOGIN}--status-invalid"]')).to_have_count(0)
+    # Opening a generated story unfolds its group.
+    page.goto(f"{server.url}/#/story/{LOGIN}--status-invalid")
+    expect(tree.locator(f'.tree-row.is-active[data-story="{LOGIN}--status-invalid"]')).to_be_visible()
+
+
+def test_the_overview_link_is_reachable_with_tab(server, ui):
+    page = ui.new_page()
+    page.goto(f"{server.url}/#/story/{PICKER}--default")
+    wait_ready(page)
+    # From the tree: highlight the component's row, Tab goes to its Overview link, Enter follows it.
+    page.locator("#tree").focus()
+    while page.locator("#tree .tree-row.is-cursor .label").inner_text() != "Location Picker":
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => [document.activeElement.className, document.activeElement.getAttribute('aria-label')]")
+    assert focused == ["tree-overview", "Overview of Maps/Location Picker"]
+    # Shift+Tab returns to the tree (one Tab stop), Tab to the link again, Enter follows it.
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "tree"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
+    page.go_back()
+    wait_ready(page)
+    # From the top bar: the component's name in the crumbs links to its overview.
+    page.locator("body").focus()
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('crumb-overview')"):
+            break
+    assert page.evaluate("document.activeElement.textContent") == "Location Picker"
+    page.keyboard.press("Enter")
+    expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")

@@ -91,3 +91,26 @@ def test_the_broken_story_has_each_kind_of_problem(server):
         ("control-name", "/0/3/1"), ("control-name", "/0/3/2"), ("heading-order", "/0/2"), ("image-alt", "/0/1")]
     assert all(f["severity"] == "warning" for f in audit["findings"])  # todo: reported, never failing
     assert requests.get(f"{server.url}/api/stories/settings-account-form--fixed/audit", timeout=10).json()["findings"] == []
+
+
+def test_axe_finds_nothing_on_the_overview_page_and_the_sidebar(server, page):
+    """The UI itself: the overview page of a component with generated stories (its grid of previews,
+    the environment and apply controls), the sidebar with a folded and an unfolded group of generated
+    stories and a highlighted component row (its Overview link a Tab stop), and the crumbs' link."""
+    page.goto(f"{server.url}/#/component/auth-login?colorScheme=dark")
+    page.wait_for_selector('.overview-cell[data-loaded="true"]')
+    page.locator("#tree").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")  # Auth/Login: its Overview link is the Tab stop after the tree
+    rows = page.locator("#tree .tree-row.is-generated")
+    rows.first.click()  # unfolds Login's generated stories; Location Picker's stay folded
+    page.wait_for_selector('#tree .tree-row[data-story="auth-login--status-invalid"]')
+    page.evaluate(AXE_SCRIPT)
+    options = {"resultTypes": ["violations"], "rules": {"color-contrast": {"enabled": False}}}
+    results = page.evaluate(f"axe.run({{ include: [['#overview'], ['#sidebar'], ['#crumbs']] }}, {json.dumps(options)})")
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]] == []
+    page.goto(f"{server.url}/#/story/auth-login--empty")
+    page.wait_for_selector(".crumb-overview")
+    page.evaluate(AXE_SCRIPT)
+    results = page.evaluate(f"axe.run({{ include: [['#crumbs'], ['#sidebar']] }}, {json.dumps(options)})")
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]] == []
