@@ -177,7 +177,7 @@ export class OverviewPage {
   /** One story of the grid: its name (a link that opens it) and a preview rendered when seen. */
   cell(story) {
     const frameBox = h('div', { class: 'cell-frame' });
-    const el = h('article', { class: `overview-cell${story.generated ? ' is-generated' : ''}`, dataset: { story: story.id }, attrs: { role: 'listitem' } },
+    const el = h('div', { class: `overview-cell${story.generated ? ' is-generated' : ''}`, dataset: { story: story.id }, attrs: { role: 'listitem' } },
       h('a', { class: 'cell-link', href: storyHash(story.id, undefined, this.environment), title: `Open ${story.name}` },
         h('span', { class: 'cell-name' }, story.name),
         story.generated ? h('span', { class: 'badge-generated' }, 'generated') : null,

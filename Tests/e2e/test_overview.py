@@ -82,7 +82,8 @@ def test_the_overview_shows_title_description_props_and_every_story(server, ui):
     # Visible cells render their registered projection.
     expect(cell_frame(page, "auth-login--filled").locator("h1")).to_have_text("Sign in")
     expect(cell_frame(page, "auth-login--filled").locator("input").first).to_have_value("ada")
-    # The sidebar names generated stories by their settings too, with a badge.
+    # The sidebar names generated stories by their settings too, with a badge (once their group is unfolded).
+    page.locator("#tree .tree-row.is-generated").first.click()
     row = page.locator('.tree-row[data-story="auth-login--status-invalid"]')
     expect(row.locator(".label")).to_have_text("status=invalid")
     expect(row.locator(".badge-generated")).to_have_text("gen")
@@ -149,6 +150,7 @@ def test_applying_a_field_some_stories_lack_keeps_them_as_registered(server, ui)
     page.click("#apply-submit")
     expect(cell_frame(page, "auth-login--empty").locator("input").first).to_have_value("grace")
     loading = cell(page, "auth-login--loading")
+    loading.scroll_into_view_if_needed()
     expect(loading).to_have_class(re.compile("is-not-applicable"))
     expect(loading.locator(".cell-note")).to_contain_text("No username.value in this story")
     # A value the Props type refuses shows the server's error on the cell, nothing else changes.
@@ -246,8 +248,10 @@ def test_an_applied_value_renders_in_the_grid_s_environment(server, ui):
     expect(cell_frame(page, story)).to_contain_text("The location service is unreachable.")
     expect(cell(page, story)).to_have_attribute("data-environment", "colorScheme=dark&dynamicType=accessibility2")
     preview = page.locator(f'.overview-cell[data-story="{story}"] .cell-preview')
-    # accessibility2's body text is 28 px (docs/view.md): the document's root size is the preview's host.
-    assert preview.evaluate("el => getComputedStyle(el).fontSize") == "28px"
+    # The environment's root font size (the Dynamic Type size's body text) is the preview's host's.
+    rules = requests.get(f"{server.url}/preview-environment.css?dynamicType=accessibility2", timeout=5).text
+    size = re.search(r":root \{[^}]*font-size: (\d+)px", rules).group(1)
+    assert preview.evaluate("el => getComputedStyle(el).fontSize") == f"{size}px" != "17px"
 
 
 def test_an_environment_the_server_refuses_is_said(server, ui):
@@ -273,7 +277,7 @@ def test_previews_are_pictures_not_controls(server, ui):
       const host = mount(rendered);
       return host.shadowRoot.querySelector('.sb-root').innerHTML;
     }""")
-    assert sanitized == '<p class="sb-text">a</p><img alt="x"><img alt="ok" src="https://x.test/a.png">'
+    assert sanitized == '<p class="sb-text">a</p><img alt="x"><img src="https://x.test/a.png" alt="ok">'
     assert page.evaluate("window.pwned") is None
 
 
@@ -324,12 +328,9 @@ def test_the_overview_link_is_reachable_with_tab(server, ui):
     expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
     page.go_back()
     wait_ready(page)
-    # From the top bar: the component's name in the crumbs links to its overview.
-    page.locator("body").focus()
-    for _ in range(6):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.classList.contains('crumb-overview')"):
-            break
-    assert page.evaluate("document.activeElement.textContent") == "Location Picker"
+    # From the top bar: the component's name in the crumbs links to its overview, the Tab stop after the brand.
+    page.locator(".brand").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("[document.activeElement.className, document.activeElement.textContent]") == ["crumb crumb-overview", "Location Picker"]
     page.keyboard.press("Enter")
     expect(page.locator("#overview-title")).to_have_text("Maps/Location Picker")
