@@ -153,12 +153,17 @@ final class Journal: @unchecked Sendable {
             }
             return
         }
+        let clock = ContinuousClock()
+        let started = clock.now
         let snapshot = sessions()
         let temporary = temporaryURL
         compaction = Compaction()
+        let copied = clock.now - started
         scheduling.background {
+            let writing = clock.now
             let written = Result { () throws(JournalError) in try Self.writeSnapshot(of: snapshot, to: temporary) }
-            scheduling.onQueue { self.finishCompaction(written) }
+            let wrote = clock.now - writing
+            scheduling.onQueue { self.finishCompaction(written, timings: (copied, wrote)) }
         }
     }
 
@@ -170,18 +175,33 @@ final class Journal: @unchecked Sendable {
 
     /// Back on the app queue: appends what was recorded while the snapshot was written, then puts
     /// the new file in place of the old.
-    private func finishCompaction(_ written: Result<WrittenSnapshot, JournalError>) {
+    private func finishCompaction(_ written: Result<WrittenSnapshot, JournalError>, timings: (copied: Duration, wrote: Duration)) {
         guard let appended = compaction, !isClosed else {
             unlink(temporaryURL.path)
             return
         }
         compaction = nil
+        let clock = ContinuousClock()
+        let started = clock.now
         do {
-            try replace(with: written.get(), appended: appended)
+            let snapshot = try written.get()
+            try replace(with: snapshot, appended: appended)
+            let onQueue = timings.copied + (clock.now - started)
+            logger.info("journal compacted", metadata: [
+                "sb.bytes": "\(snapshot.length + appended.appended.count)", "sb.stories": "\(journaled.count)",
+                "sb.records-meanwhile": "\(appended.records)",
+                "sb.background-ms": "\(Self.milliseconds(timings.wrote))", "sb.app-queue-ms": "\(Self.milliseconds(onQueue))",
+            ])
         } catch {
             unlink(temporaryURL.path)
             compactionFailed(error)
         }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return String(format: "%.2f", value)
     }
 
     private func compactionFailed(_ error: JournalError) {
