@@ -70,6 +70,7 @@ export class OverviewPage {
    */
   async show(componentId, environment = Environment.DEFAULTS) {
     this.root.hidden = false;
+    if (this.isStatic) environment = Environment.DEFAULTS; // a static site has the default environment only
     const sameEnvironment = Environment.query(environment) === Environment.query(this.environment);
     if (componentId === this.componentId && this.data) {
       if (!sameEnvironment) this.setEnvironment(environment);
