@@ -184,17 +184,17 @@ public struct AnyComponent: Sendable {
 
     /// This component with one more variant, saved outside the code. The props are validated
     /// (and canonicalized) by decoding them into the Props type; the name must make a new id.
-    public func addingSavedVariant(named name: String, props: JSONValue) -> Result<AnyComponent, EditError> {
+    package func addingSavedVariant(named name: String, props: JSONValue) -> Result<AnyComponent, SavedVariantError> {
         let id = Slug.storyID(componentID: self.id, variantName: name)
         guard !Slug.make(name).isEmpty else {
-            return .failure(EditError(.badMessage, "a variant name needs letters or digits", path: "/name"))
+            return .failure(SavedVariantError(.badName, "a variant name needs letters or digits", path: "/name"))
         }
         if let existing = variants.first(where: { $0.id == id }) {
-            return .failure(EditError(.conflict, "the story id '\(id)' is taken by the variant '\(existing.name)'", path: "/name"))
+            return .failure(SavedVariantError(.idTaken, "the story id '\(id)' is taken by the variant '\(existing.name)'", path: "/name"))
         }
         switch validate(props) {
         case .failure(let error):
-            return .failure(EditError(error))
+            return .failure(SavedVariantError(.invalidProps, error.message, path: error.path.description))
         case .success(let validated):
             var copy = self
             copy.variants.append(Variant(id: id, name: name, props: validated.props, isSaved: true))

@@ -3,9 +3,9 @@ extension ViewEnvironment {
     public static let parameterNames = ["colorScheme", "dynamicType", "locale", "layoutDirection", "width"]
 
     /// The environment named by query parameters (or a WebSocket `environment` object's strings);
-    /// missing ones keep their defaults, other names are ignored. Throws `bad-environment` with
-    /// what is allowed when a value is not.
-    public init(parameters: [String: String]) throws(EditError) {
+    /// missing ones keep their defaults, other names are ignored. Throws what is allowed when a
+    /// value is not (the contract's `bad-environment`).
+    public init(parameters: [String: String]) throws(EnvironmentError) {
         self.init()
         if let value = parameters["colorScheme"] {
             guard let scheme = ColorScheme(rawValue: value) else { throw Self.bad("colorScheme", value, allowed: ColorScheme.allCases.map(\.rawValue)) }
@@ -17,7 +17,7 @@ extension ViewEnvironment {
         }
         if let value = parameters["locale"] {
             guard let tag = Self.canonicalLanguageTag(value) else {
-                throw EditError(.badEnvironment, "locale '\(value)' is not a BCP 47 language tag; allowed: tags like en-US, de-DE, fr, ar-EG, zh-Hant-TW", path: "/locale")
+                throw EnvironmentError("locale '\(value)' is not a BCP 47 language tag; allowed: tags like en-US, de-DE, fr, ar-EG, zh-Hant-TW", path: "/locale")
             }
             locale = tag
         }
@@ -27,14 +27,14 @@ extension ViewEnvironment {
         }
         if let value = parameters["width"] {
             guard let points = Int(value), (1...10_000).contains(points), !value.hasPrefix("+") else {
-                throw EditError(.badEnvironment, "width '\(value)' is not allowed; allowed: a whole number of points from 1 to 10000", path: "/width")
+                throw EnvironmentError("width '\(value)' is not allowed; allowed: a whole number of points from 1 to 10000", path: "/width")
             }
             width = points
         }
     }
 
-    private static func bad(_ name: String, _ value: String, allowed: [String]) -> EditError {
-        EditError(.badEnvironment, "\(name) '\(value)' is not allowed; allowed: \(allowed.joined(separator: ", "))", path: "/\(name)")
+    private static func bad(_ name: String, _ value: String, allowed: [String]) -> EnvironmentError {
+        EnvironmentError("\(name) '\(value)' is not allowed; allowed: \(allowed.joined(separator: ", "))", path: "/\(name)")
     }
 
     /// The parameters that differ from the default, in `parameterNames` order: what a URL carries.

@@ -126,7 +126,7 @@ public struct StorySession: Sendable {
         case .seek(let target):
             guard let past = history.props(at: target) else {
                 let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
-                return .failure(EditError(.notFound, "version \(target) is not in the history (recorded: \(range))"))
+                return .failure(EditError(.unknownVersion, "version \(target) is not in the history (recorded: \(range))"))
             }
             candidate = past
         }

@@ -40,11 +40,11 @@ final class MCPEndpoint {
         case "DELETE":
             // The agent stays listed on the stories it used for the usual while: it was just there.
             guard let id = request.headers["mcp-session-id"], sessions.removeValue(forKey: id) != nil else {
-                return .error(EditError(.notFound, "no MCP session with this Mcp-Session-Id"))
+                return .error(APIError(.notFound, "no MCP session with this Mcp-Session-Id"))
             }
             return HTTPResponse(status: 204, headers: [], body: [])
         default:
-            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /mcp: this server answers POST with JSON and offers no SSE stream"),
+            return .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /mcp: this server answers POST with JSON and offers no SSE stream"),
                           headers: [("Allow", "POST, DELETE")])
         }
     }
@@ -52,11 +52,11 @@ final class MCPEndpoint {
     private func post(_ request: HTTPRequest) -> HTTPResponse {
         let contentType = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard contentType == "application/json" else {
-            return .error(EditError(EditError.Code(rawValue: "unsupported-media-type"), "an MCP request body is application/json"), status: 415)
+            return .error(APIError(.unsupportedMediaType, "an MCP request body is application/json"))
         }
         if let accept = request.headers["accept"]?.lowercased(),
            !accept.contains("application/json"), !accept.contains("*/*"), !accept.contains("application/*") {
-            return .error(EditError(EditError.Code(rawValue: "not-acceptable"), "this server answers MCP requests with application/json: accept it"), status: 406)
+            return .error(APIError(.notAcceptable, "this server answers MCP requests with application/json: accept it"))
         }
         let message: JSONValue
         do {
