@@ -3,58 +3,58 @@
 ///
 /// Only failures of the edit itself live here; the server wraps them, unchanged on the wire, in its
 /// own error type beside the protocol's codes (`bad-json`, `unauthorized`, ...).
-public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A contract error code (docs/protocol.md, "Errors"), e.g. `invalid-props`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The code as the contract spells it on the wire.
-        public let rawValue: String
+        package let rawValue: String
         /// A code by its contract spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// The contract spelling.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// `base` is not the live version, or there is nothing to undo or redo.
-        public static let conflict = Code(rawValue: "conflict")
+        package static let conflict = Code(rawValue: "conflict")
         /// A JSON Patch `test` operation failed.
-        public static let testFailed = Code(rawValue: "test-failed")
+        package static let testFailed = Code(rawValue: "test-failed")
         /// The props (or the patch building them) would pass the size limit.
-        public static let tooLarge = Code(rawValue: "too-large")
+        package static let tooLarge = Code(rawValue: "too-large")
         /// The value does not decode into the Props type.
-        public static let invalidProps = Code(rawValue: "invalid-props")
+        package static let invalidProps = Code(rawValue: "invalid-props")
         /// The JSON Patch is malformed or cannot be applied (a path that does not exist).
-        public static let invalidPatch = Code(rawValue: "invalid-patch")
+        package static let invalidPatch = Code(rawValue: "invalid-patch")
         /// A dispatched command that the component's typed commands do not know.
-        public static let unknownCommand = Code(rawValue: "unknown-command")
+        package static let unknownCommand = Code(rawValue: "unknown-command")
         /// A seek to a version that is not in the story's history (the contract's `not-found`).
-        public static let unknownVersion = Code(rawValue: "not-found")
+        package static let unknownVersion = Code(rawValue: "not-found")
     }
 
     /// Which kind of failure.
-    public let code: Code
+    package let code: Code
     /// What is wrong, for people.
-    public let message: String
+    package let message: String
     /// The JSON Pointer of the field at fault, if one is.
-    public let path: String?
+    package let path: String?
 
     /// An error with `code`, `message` and optionally the pointer of the field at fault.
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    package init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
     }
 
     /// `code: message at path`.
-    public var description: String {
+    package var description: String {
         "\(code): \(message)\(path.map { " at \($0)" } ?? "")"
     }
 
     /// An invalid-props error from a decoding failure.
-    public init(_ error: PropsError) {
+    package init(_ error: PropsError) {
         self.init(.invalidProps, error.message, path: error.path.description)
     }
 
     /// The error for a patch that failed.
-    public init(_ error: JSONPatchError) {
+    package init(_ error: JSONPatchError) {
         switch error.kind {
         case .testFailed: self.init(.testFailed, error.message, path: error.path)
         case .tooLarge: self.init(.tooLarge, error.message, path: error.path)

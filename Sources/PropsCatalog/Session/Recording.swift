@@ -1,25 +1,25 @@
-public import Foundation
+package import Foundation
 
 /// A story's recorded changes as a portable value: exported as JSON, imported, replayed.
 ///
 /// `{"v": 1, "story", "base": props, "entries": [{"version", "at", "kind", "source", "patch"}]}`:
 /// the base is the full props of the first entry's version; each later entry is a patch from the
 /// one before. An import is validated entry by entry before anything is applied.
-public struct Recording: Sendable, Equatable {
+package struct Recording: Sendable, Equatable {
     /// One recorded state.
-    public struct Step: Sendable, Equatable {
-        public let version: Int
-        public let at: Date
-        public let kind: ChangeKind
-        public let props: JSONValue
+    package struct Step: Sendable, Equatable {
+        package let version: Int
+        package let at: Date
+        package let kind: ChangeKind
+        package let props: JSONValue
     }
 
-    public let story: String
+    package let story: String
     /// Every recorded state with its full props, oldest first.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// The recording of `session`'s history from `from` to `to` (inclusive; defaults: all of it).
-    public init(_ session: StorySession, from: Int? = nil, to: Int? = nil) throws(RecordingError) {
+    package init(_ session: StorySession, from: Int? = nil, to: Int? = nil) throws(RecordingError) {
         let history = session.history
         guard let oldest = history.oldestVersion, let newest = history.newestVersion else {
             throw RecordingError(.notRecorded, "no history recorded")
@@ -42,7 +42,7 @@ public struct Recording: Sendable, Equatable {
 
     /// Reads a recording for `story`, validating every step by decoding it into the Props type of
     /// `component`. The first bad entry is the error; nothing is returned partially.
-    public init(json: JSONValue, story: String, component: AnyComponent) throws(RecordingError) {
+    package init(json: JSONValue, story: String, component: AnyComponent) throws(RecordingError) {
         guard case .object = json else { throw RecordingError(.malformed, "a recording is a JSON object") }
         guard json["v"] == 1 else { throw RecordingError(.malformed, "unknown recording format: expected \"v\": 1", path: "/v") }
         guard let base = json["base"] else { throw RecordingError(.malformed, "missing field base", path: "/base") }
@@ -81,7 +81,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// The portable JSON form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var entries: [JSONValue] = []
         var previous: JSONValue?
         for step in steps {
@@ -97,7 +97,7 @@ public struct Recording: Sendable, Equatable {
 
     /// The waits between steps when played `speed` times faster than recorded, each gap at most
     /// `maxGap` seconds: the first step plays at once.
-    public func delays(speed: Double, maxGap: TimeInterval = 10) -> [TimeInterval] {
+    package func delays(speed: Double, maxGap: TimeInterval = 10) -> [TimeInterval] {
         guard speed > 0 else { return Array(repeating: 0, count: steps.count) }
         return steps.indices.map { index in
             index == 0 ? 0 : min(steps[index].at.timeIntervalSince(steps[index - 1].at) / speed, maxGap)

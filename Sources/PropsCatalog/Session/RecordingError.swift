@@ -1,8 +1,8 @@
 /// Why a recording could not be cut from a history or read from JSON. Reading stops at the first
 /// bad entry; nothing is returned partially.
-public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which kind of failure; the raw value is the contract's error code.
-    public enum Reason: String, Sendable {
+    package enum Reason: String, Sendable {
         /// The versions asked for are not all in the history (`not-found`).
         case notRecorded = "not-found"
         /// Not a recording: not an object, another format version, a missing or wrongly typed field (`bad-message`).
@@ -14,21 +14,21 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// Which kind of failure.
-    public let reason: Reason
+    package let reason: Reason
     /// What is wrong, for people.
-    public let message: String
+    package let message: String
     /// The JSON Pointer of the field at fault in the recording, if one is.
-    public let path: String?
+    package let path: String?
 
     /// An error for `reason`.
-    public init(_ reason: Reason, _ message: String, path: String? = nil) {
+    package init(_ reason: Reason, _ message: String, path: String? = nil) {
         self.reason = reason
         self.message = message
         self.path = path
     }
 
     /// `reason: message at path`.
-    public var description: String {
+    package var description: String {
         "\(reason.rawValue): \(message)\(path.map { " at \($0)" } ?? "")"
     }
 }
