@@ -1,5 +1,5 @@
 /// Why props could not be added to a component as a saved variant.
-package struct SavedVariantError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SavedVariantError: ContractError, Equatable {
     /// Which kind of failure; the raw value is the contract's error code.
     package enum Reason: String, Sendable {
         /// The name makes no story id: no letters or digits (`bad-message`).
@@ -21,7 +21,6 @@ package struct SavedVariantError: Error, Sendable, Equatable, CustomStringConver
         self.path = path
     }
 
-    package var description: String {
-        "\(reason.rawValue): \(message)\(path.map { " at \($0)" } ?? "")"
-    }
+    /// The contract's spelling of `reason`.
+    package var contractCode: String { reason.rawValue }
 }

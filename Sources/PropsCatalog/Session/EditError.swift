@@ -3,7 +3,7 @@
 ///
 /// Only failures of the edit itself live here; the server wraps them, unchanged on the wire, in its
 /// own error type beside the protocol's codes (`bad-json`, `unauthorized`, ...).
-package struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct EditError: ContractError, Equatable {
     /// A contract error code (docs/protocol.md, "Errors"), e.g. `invalid-props`.
     package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The code as the contract spells it on the wire.
@@ -43,10 +43,8 @@ package struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
-    /// `code: message at path`.
-    package var description: String {
-        "\(code): \(message)\(path.map { " at \($0)" } ?? "")"
-    }
+    /// The contract's spelling of `code`.
+    package var contractCode: String { code.rawValue }
 
     /// An invalid-props error from a decoding failure.
     package init(_ error: PropsError) {

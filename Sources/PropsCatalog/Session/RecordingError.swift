@@ -1,6 +1,6 @@
 /// Why a recording could not be cut from a history or read from JSON. Reading stops at the first
 /// bad entry; nothing is returned partially.
-package struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecordingError: ContractError, Equatable {
     /// Which kind of failure; the raw value is the contract's error code.
     package enum Reason: String, Sendable {
         /// The versions asked for are not all in the history (`not-found`).
@@ -27,8 +27,6 @@ package struct RecordingError: Error, Sendable, Equatable, CustomStringConvertib
         self.path = path
     }
 
-    /// `reason: message at path`.
-    package var description: String {
-        "\(reason.rawValue): \(message)\(path.map { " at \($0)" } ?? "")"
-    }
+    /// The contract's spelling of `reason`.
+    package var contractCode: String { reason.rawValue }
 }

@@ -4,7 +4,7 @@ package import PropsCatalog
 /// (docs/protocol.md, "Errors"), a message for people and, where one field is at fault, its JSON
 /// Pointer. Protocol and access failures are made here; the core's failures (`EditError`,
 /// `RecordingError`, ...) are wrapped with their code unchanged.
-package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct APIError: ContractError, Equatable {
     /// A contract error code, e.g. `bad-message`.
     package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         package let rawValue: String
@@ -64,9 +64,8 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
-    package var description: String {
-        "\(code): \(message)\(path.map { " at \($0)" } ?? "")"
-    }
+    /// The contract's spelling of `code`.
+    package var contractCode: String { code.rawValue }
 
     /// `{"code", "message", ["path"]}`, the body of every error the contract sends.
     package var json: JSONValue {
@@ -77,19 +76,10 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension APIError {
-    /// A refused edit, with its code as the core gave it.
-    package init(_ error: EditError) {
-        self.init(Code(error.code), error.message, path: error.path)
-    }
-
-    /// A recording that could not be cut or read, with its code as the core gave it.
-    package init(_ error: RecordingError) {
-        self.init(Code(rawValue: error.reason.rawValue), error.message, path: error.path)
-    }
-
-    /// Props that could not become a saved variant, with their code as the core gave it.
-    package init(_ error: SavedVariantError) {
-        self.init(Code(rawValue: error.reason.rawValue), error.message, path: error.path)
+    /// A failure of the core (a refused edit, a recording that could not be cut or read, props
+    /// that could not become a saved variant), with its code as the core gave it.
+    package init(_ error: some ContractError) {
+        self.init(Code(rawValue: error.contractCode), error.message, path: error.path)
     }
 
     /// An environment parameter outside its domain.
