@@ -187,12 +187,20 @@ def test_methods_libwebsockets_does_not_know_get_a_json_405(server, method):
     ("PUT", "/api/components/profile-user-profile/schema", "GET"),
     ("OPTIONS", f"/render/{PROFILE}.txt", "GET, HEAD, POST"),
     ("DELETE", "/index.html", "GET, HEAD"),
+    ("POST", "/ws", "GET"),
 ])
 def test_every_route_answers_405_for_the_methods_it_lacks(server, method, path, allow):
     response = requests.request(method, server.url + path, timeout=5)
     assert response.status_code == 405, response.text
     assert response.headers["Allow"] == allow
     assert response.json()["error"]["code"] == "method-not-allowed"
+
+
+def test_a_plain_request_to_the_websocket_endpoint_is_told_to_upgrade(server):
+    response = server.get("/ws")
+    assert response.status_code == 426, response.text
+    assert response.headers["Upgrade"] == "websocket"
+    assert response.json()["error"]["code"] == "upgrade-required"
 
 
 @pytest.mark.parametrize("query", ["since=abc", "since=-1", "since=1.5", "since=", "since=%C2%B2"])

@@ -39,6 +39,8 @@ package struct APIError: ContractError, Equatable {
         package static let badRequest = Code(rawValue: "bad-request")
         /// An environment parameter (or WebSocket `environment` member) outside its domain.
         package static let badEnvironment = Code(rawValue: "bad-environment")
+        /// A plain request to the WebSocket endpoint (`/ws`), which answers upgrades only.
+        package static let upgradeRequired = Code(rawValue: "upgrade-required")
         /// A version, name or report that clashes with what is there (and every refused edit's
         /// `conflict`).
         package static let conflict = Code(rawValue: "conflict")

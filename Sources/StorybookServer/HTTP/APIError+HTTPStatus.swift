@@ -6,6 +6,7 @@ extension APIError {
         case .unauthorized: 401
         case .forbidden: 403
         case .misdirected: 421
+        case .upgradeRequired: 426
         case .unsupportedMediaType: 415
         case .notAcceptable: 406
         case .notFound, .notSubscribed: 404

@@ -62,6 +62,12 @@ struct HTTPRouter {
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
             return render(request, Array(segments.dropFirst()))
+        case (_, "ws") where segments.count == 1 && request.method != .get:
+            return methodNotAllowed(request, allowed: "GET")
+        case ("GET", "ws") where segments.count == 1:
+            // The WebSocket endpoint: an upgrade never reaches the router, so this is a plain request.
+            return .error(APIError(.upgradeRequired, "\(request.path) is the WebSocket endpoint: send a WebSocket upgrade (docs/protocol.md)"),
+                          headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
         case (_, "mcp") where segments.count == 1:
             guard let mcp else { return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
             return mcp.respond(to: request)
