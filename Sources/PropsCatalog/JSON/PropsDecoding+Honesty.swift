@@ -9,7 +9,7 @@ extension PropsDecoding {
     /// whose elements come back the same but reordered (a `Set`, an enum-keyed dictionary). A member
     /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
     /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
-    public static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+    package static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
             for key in given.keys.sorted() {
