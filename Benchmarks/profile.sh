@@ -6,7 +6,7 @@
 # SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
 # /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
 # The baseline answers render on /txt and api on /json with bytes saved from a storybook run
-# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5);
+# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
 # PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
 # LARGE=N profiles fanout on the story of `serve --synthetic-list N` (a list of N items, about 100 B
 # each), every patch replacing the title of item N/2 (the benchmark's P1 large row).
@@ -46,6 +46,7 @@ else
   render_path=/render/$story.txt api_path=/api/stories/$story
 fi
 
+: >"$work/profile.stdout"  # the previous run's 'Listening' line must not be read as this one's
 valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --collect-jumps=no \
   "${argv[@]}" >"$work/profile.stdout" 2>"$work/profile.stderr" &
 pid=$!
@@ -71,7 +72,7 @@ case $scenario in
   render) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$render_path" ;;
   api) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$api_path" ;;
   index) wrk -t1 -c2 -d"${seconds}s" "http://127.0.0.1:$port/api/index.json" ;;
-  fanout) Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs 100 --rate "${RATE:-5}" --duration "$seconds" \
+  fanout) Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs "${SUBS:-100}" --rate "${RATE:-5}" --duration "$seconds" \
             --warmup 1 --drain 20 --pid $pid --label callgrind ;;
   idle) timeout $((seconds + 120)) Benchmarks/build/loadclient idle --port "$port" --conns 1000 --hold "$seconds" ;;
   *) echo "unknown scenario $scenario" >&2; exit 2 ;;

@@ -46,3 +46,18 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONPatchSerializationTests {
+    @Test func patchBytesAreThoseOfItsJSONValue() throws {
+        let patch = try JSONPatch(json: JSONParser.parse(#"""
+            [{"op": "replace", "path": "/name", "value": "Ada \"<b>\""},
+             {"op": "add", "path": "/tags/-", "value": {"b": [1, 2.5e300, null], "a": true}},
+             {"op": "remove", "path": "/a~1b/0"},
+             {"op": "move", "from": "/x", "path": "/y"},
+             {"op": "copy", "from": "/~0t", "path": "/z"},
+             {"op": "test", "path": "", "value": 18446744073709551615}]
+            """#))
+        #expect(patch.serializedBytes() == patch.json.serializedBytes())
+        #expect(JSONPatch(operations: []).serializedBytes() == Array("[]".utf8))
+    }
+}

@@ -62,7 +62,8 @@ public enum SyntheticCatalog {
     }
 
     /// "Synthetic/Long list": one story whose props hold a list of `count` items (about 100 bytes of
-    /// JSON each, so 500 make about 50 KB), for edits that touch one item of a large value
+    /// JSON each, so 500 make about 50 KB; the view shows each title and priority), for edits that
+    /// touch one item of a large value
     /// (`serve --synthetic-list N`; the benchmark's P1 large row patches `/items/K/title`).
     public static func longList(count: Int) throws(CatalogError) -> AnyComponent {
         let items = (0..<max(0, count)).map { index in
@@ -77,7 +78,6 @@ public enum SyntheticCatalog {
                             Text(item.title)
                             Badge("P\(item.priority)", tone: item.done ? .success : .neutral)
                         }
-                        Text(item.detail)
                     }
                 }
             }
