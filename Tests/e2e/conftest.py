@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 import pytest
@@ -37,6 +38,10 @@ class Server:
         self.url = match.group(1)
         self.ws_url = self.url.replace("http://", "ws://") + "/ws"
         self.printed = line.strip()
+        # Both pipes are read all the time: a server whose stderr pipe is full blocks on its next log
+        # line, as any process would, and then answers nothing (a full 64 KiB pipe once hung CI).
+        self._stdout = _Drain(self.process.stdout)
+        self._stderr = _Drain(self.process.stderr)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         if self.process.poll() is None:
@@ -47,6 +52,14 @@ class Server:
             self.process.kill()
             raise
 
+    def stderr(self):
+        """Everything the server wrote to stderr; complete once it has stopped."""
+        return self._stderr.text(complete=self.process.poll() is not None)
+
+    def stdout(self):
+        """Everything the server wrote to stdout after its `Listening on` line."""
+        return self._stdout.text(complete=self.process.poll() is not None)
+
     def get(self, path, **kwargs):
         return requests.get(self.url + path, timeout=10, **kwargs)
 
@@ -54,12 +67,30 @@ class Server:
         return self.get("/healthz").status_code == 200
 
 
+class _Drain:
+    """Reads a pipe to its end on a thread of its own, keeping what it read."""
+
+    def __init__(self, stream):
+        self._chunks = []
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            self._chunks.append(line)
+
+    def text(self, complete):
+        if complete:
+            self._thread.join(timeout=10)
+        return "".join(self._chunks)
+
+
 @pytest.fixture(scope="session")
 def server():
     instance = Server()
     yield instance
     code = instance.stop()
-    assert code == 0, f"server exited with {code}: {instance.process.stderr.read()[-2000:]}"
+    assert code == 0, f"server exited with {code}: {instance.stderr()[-2000:]}"
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def test_serves_the_built_in_ui_from_an_empty_directory(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == []
     finally:
         server.stop()
-    notice = server.process.stderr.read()
+    notice = server.stderr()
     assert "live state is journaled in" in notice and ".gitignore" in notice, notice
     assert "Variants/" in notice, notice
 

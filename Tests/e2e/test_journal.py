@@ -102,7 +102,7 @@ def test_a_torn_last_record_is_skipped_and_reported(tmp_path):
         requests.post(second.url + f"/api/stories/{PROFILE}/reset", timeout=5)
     finally:
         second.stop()
-    assert "torn" in second.process.stderr.read()
+    assert "torn" in second.stderr()
     third = Server(state_dir=tmp_path)
     try:
         assert third.get(f"/api/stories/{PROFILE}").json()["version"] == 3
@@ -121,7 +121,7 @@ def test_entries_that_no_longer_decode_are_set_aside_with_a_warning(tmp_path):
         assert state["version"] == 1 and state["props"]["name"] == "Ada Lovelace"
     finally:
         server.stop()
-    assert "set aside" in server.process.stderr.read()
+    assert "set aside" in server.stderr()
     aside = list((pathlib.Path(tmp_path) / "set-aside").glob("*.jsonl"))
     assert aside and "an older Props type" in aside[0].read_text()
 

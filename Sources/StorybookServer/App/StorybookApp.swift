@@ -43,7 +43,9 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
                                       depth: configuration.maxJSONDepth)
         hub.unloadable = unloadable
         if let stateDirectory = configuration.stateDirectory {
-            let (journal, restored) = try Journal.open(directory: stateDirectory, catalog: catalog, logger: logger)
+            let compactions = DispatchQueue(label: "storybook.journal-compaction", qos: .utility)
+            let scheduling = JournalScheduling(background: { compactions.async(execute: $0) }, onQueue: { queue.async($0) })
+            let (journal, restored) = try Journal.open(directory: stateDirectory, catalog: catalog, logger: logger, scheduling: scheduling)
             hub.journal = journal
             hub.install(restored)
         }
