@@ -879,7 +879,6 @@ def build_rows(r: dict) -> list[dict]:
             if mode == "paced":
                 paced_latency_rows(row, lbl, runs)
             else:
-                if mode == "flood":
                 row(f"{lbl}: p50 edit->receive", sb["latency_us"]["p50"] / 1000, "ms", bl["latency_us"]["p50"] / 1000,
                     note="the runs with the most deliveries/s")
                 row(f"{lbl}: p99 edit->receive", sb["latency_us"]["p99"] / 1000, "ms", bl["latency_us"]["p99"] / 1000)
