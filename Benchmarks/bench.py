@@ -1104,7 +1104,7 @@ def main() -> int:
     parser.add_argument("--wrk-seconds", type=float)
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--large-items", type=int, default=500, help="P1 large: items in the list (about 100 B each)")
-    parser.add_argument("--large-rate", type=float, default=50, help="P1 large: patches/s")
+    parser.add_argument("--large-rate", type=float, default=10, help="P1 large: patches/s (each state message is about 185 KB)")
     parser.add_argument("--subs", type=int, default=100)
     parser.add_argument("--window", type=int, default=8, help="flood: patches in flight at most")
     parser.add_argument("--wrk-connections", type=int, default=32)
