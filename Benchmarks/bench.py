@@ -388,10 +388,11 @@ def fanout_rounds(args, mode: str, rate: float, targets: list[tuple[str, Server,
     run and picks each target's best (lowest p99 when paced, most deliveries/s in flood): other
     processes on the machine only ever make a run worse."""
     runs: dict = {name: [] for name, _, _ in targets}
+    subs = load.pop("subs", args.subs)
     for round_number in range(args.rounds):
         for name, server, slow in targets:
             runs[name].append(loadclient_fanout(server.port, server.pid, f"{name}-{mode}-{round_number + 1}", rate,
-                                                args.p1_seconds, subs=args.subs, window=args.window, slow=slow, **load))
+                                                args.p1_seconds, subs=subs, window=args.window, slow=slow, **load))
     out: dict = {"runs": runs}
     for name, results in runs.items():
         if rate > 0:
@@ -429,6 +430,16 @@ def p1_large(args) -> dict:
         log(f"P1 large: {args.large_items} items, props {props_bytes} B, state message {msg_bytes} B, {args.large_rate:g} patches/s")
         out = fanout_rounds(args, "large", args.large_rate, [("baseline", bl, 0), ("storybook", sb, 0)],
                             story=LARGE_STORY, path=item)
+        # The server's own cost per patch, without the fan-out: one subscriber, the list against the
+        # profile card on the same server (the same rounds, interleaved).
+        # 20 patches/s, so that /proc's 10 ms CPU ticks add up to something for the card.
+        single = {"list": [], "card": [], "rate": 20}
+        for round_number in range(args.rounds):
+            single["list"].append(loadclient_fanout(sb.port, sb.pid, f"storybook-large-1sub-{round_number + 1}", 20,
+                                                    args.p1_seconds, subs=1, story=LARGE_STORY, path=item))
+            single["card"].append(loadclient_fanout(sb.port, sb.pid, f"storybook-card-1sub-{round_number + 1}", 20,
+                                                    args.p1_seconds, subs=1))
+        out["one_subscriber"] = single
         out.update({"items": args.large_items, "props_bytes": props_bytes, "message_bytes": msg_bytes,
                     "rate": args.large_rate, "path": item})
         return out
@@ -892,6 +903,18 @@ def build_rows(r: dict) -> list[dict]:
         cpu = paired(runs["storybook"], runs["baseline"], lambda x: x["server_cpu_us_per_delivery"], lower_is_better=True)
         row(f"{lbl}: server CPU per delivery", cpu["storybook"], "us", cpu["baseline"], note=(
             f"{cpu['note']}; state message {large['message_bytes']} B (the baseline sends as many)"), given_ratio=cpu["ratio"])
+        single = large.get("one_subscriber")
+        if single:
+            note = "baseline column = the profile card on the same server, one subscriber, interleaved in the same rounds"
+            p50 = paired(single["list"], single["card"], lambda x: x["latency_us"]["p50"] / 1000, lower_is_better=True)
+            row(f"P1 large, one subscriber, 20/s: p50 edit->receive, list vs card", p50["storybook"], "ms", p50["baseline"],
+                "<= 1.5x the card (does not grow)", p50["ratio"] <= 1.5 if p50["ratio"] else None, f"{note}; {p50['note']}",
+                given_ratio=p50["ratio"])
+            cpu1 = paired(single["list"], single["card"], lambda x: x["server_cpu_us_per_delivery"], lower_is_better=True)
+            row(f"P1 large, one subscriber, 20/s: server CPU per patch, list vs card", cpu1["storybook"], "us", cpu1["baseline"],
+                "<= 1.5x the card (does not grow)", cpu1["ratio"] <= 1.5 if cpu1["ratio"] else None,
+                f"{note}; {cpu1['note']}; /proc CPU ticks are 10 ms, so the card's figure is coarse",
+                given_ratio=cpu1["ratio"])
     journal = r.get("journal")
     if journal and journal.get("measured") and p1:
         for mode in ("paced", "flood"):
@@ -1104,7 +1127,8 @@ def main() -> int:
     parser.add_argument("--wrk-seconds", type=float)
     parser.add_argument("--rate", type=float, default=200)
     parser.add_argument("--large-items", type=int, default=500, help="P1 large: items in the list (about 100 B each)")
-    parser.add_argument("--large-rate", type=float, default=10, help="P1 large: patches/s (each state message is about 185 KB)")
+    parser.add_argument("--large-rate", type=float, default=2,
+                        help="P1 large: patches/s (each state message is about 210 KB: at 10/s the baseline no longer keeps up)")
     parser.add_argument("--subs", type=int, default=100)
     parser.add_argument("--window", type=int, default=8, help="flood: patches in flight at most")
     parser.add_argument("--wrk-connections", type=int, default=32)
