@@ -8,6 +8,17 @@ import Testing
         #expect(value.serialized() == #""a\"b\\c\nd\re\tf\u0001g\u007fh\u003c/script>ü😀""#)
     }
 
+    @Test func longStringsEscapeLikeShortOnes() {
+        // 256 bytes and more take the two-pass path (HTML projections), shorter ones the run-by-run one.
+        let piece = "a\"b\\c\nd\re\tf\u{01}g\u{7F}h</script>ü😀"
+        let expected = #"a\"b\\c\nd\re\tf\u0001g\u007fh\u003c/script>ü😀"#
+        for count in [1, 7, 8, 9, 40] {
+            let text = String(repeating: piece, count: count)
+            #expect(JSONValue.string(text).serialized() == "\"" + String(repeating: expected, count: count) + "\"")
+            #expect(JSONValue.serializedString(text) == Array(("\"" + String(repeating: expected, count: count) + "\"").utf8))
+        }
+    }
+
     @Test func stringsMadeOnlyOfEscapesOrOfNone() {
         #expect(JSONValue.string("").serialized() == #""""#)
         #expect(JSONValue.string("<<\"").serialized() == #""\u003c\u003c\"""#)

@@ -63,18 +63,29 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `string` as a JSON string literal. Two passes: the escaped length first, then every byte
-    /// written in place (HTML has an escape every few bytes, and one small append per run cost about
-    /// 50 instructions a byte).
+    /// Appends `string` as a JSON string literal. A short string copies its runs of bytes that need no
+    /// escape at once; a long one (an HTML projection, dense in `<` and `"`) is written in two passes,
+    /// its escaped length first and then every byte in place, where one small append per run cost
+    /// about 50 instructions a byte.
     static func writeString(_ string: String, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
+            if bytes.count < 256 {
+                out.append(UInt8(ascii: "\""))
+                var runStart = 0
+                for index in bytes.indices where needsEscape(bytes[index]) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    appendEscape(bytes[index], to: &out)
+                    runStart = index + 1
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             var length = bytes.count + 2
             for byte in bytes where needsEscape(byte) { length += escapeLength(byte) - 1 }
-            let start = out.count
-            out.append(contentsOf: repeatElement(0, count: length))
-            out.withUnsafeMutableBufferPointer { buffer in
-                var at = start
+            let literal = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+                var at = 0
                 buffer[at] = UInt8(ascii: "\""); at += 1
                 for byte in bytes {
                     if needsEscape(byte) {
@@ -83,8 +94,24 @@ extension JSONValue {
                         buffer[at] = byte; at += 1
                     }
                 }
-                buffer[at] = UInt8(ascii: "\"")
+                buffer[at] = UInt8(ascii: "\""); at += 1
+                initialized = at
             }
+            out.append(contentsOf: literal)
+        }
+    }
+
+    /// Appends the escape of `byte` (the bytes `writeEscape` writes).
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
         }
     }
 
