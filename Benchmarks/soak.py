@@ -3,7 +3,7 @@
 for minutes; prints the server's RSS and open file descriptors over time and fails past a bound.
 
     Benchmarks/soak.py [--clients 1000] [--stories 50] [--rate 20] [--minutes 10] [--interval 10]
-                       [--max-rss-growth-mib 64] [--fd-slack 64] [--storybook PATH]
+                       [--max-rss-growth-mib 64] [--fd-slack 64] [--editor-ping SECONDS] [--storybook PATH]
 
 The clients are `loadclient idle` connections (Benchmarks/build, `make -C Benchmarks`), each subscribed
 to one of the stories round-robin, reading every state broadcast. The editor is one WebSocket sending
@@ -37,13 +37,13 @@ def open_fds(pid: int) -> int:
         return -1
 
 
-def editor(port: int, stories: list[str], rate: float, until: float, stats: dict) -> None:
-    """Patches the stories in turn at `rate` per second, each acknowledged by its state before the next."""
+def editor(port: int, stories: list[str], rate: float, until: float, stats: dict, ping: float | None) -> None:
+    """Patches the stories in turn at `rate` per second, each acknowledged by its state before the next.
+
+    `ping`: the client's own keepalive ping interval (its pong must come within 20 s), or None for none;
+    the server pings the editor when it is idle either way, and every edit must be acknowledged within 10 s."""
     interval = 1 / rate
-    # Client-side keepalive pings off: under a 1,000-client soak on the shared machine the Python client's
-    # own ping timed out after about 80 s (its pong not seen within 20 s; not reproduced without the load).
-    # The server still pings the editor when it is idle, and every edit must be acknowledged within 10 s.
-    with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, max_size=None, ping_interval=None) as ws:
+    with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, max_size=None, ping_interval=ping, ping_timeout=20) as ws:
         ws.recv(timeout=10)
         for story in stories:
             ws.send(json.dumps({"type": "subscribe", "story": story}))
@@ -57,7 +57,8 @@ def editor(port: int, stories: list[str], rate: float, until: float, stats: dict
             props_path = "/title" if story.startswith("synthetic") else "/name"
             ws.send(json.dumps({"type": "patch", "story": story, "ref": ref,
                                 "patch": [{"op": "replace", "path": props_path, "value": value}]}))
-            deadline = time.monotonic() + 10
+            sent = time.monotonic()
+            deadline = sent + 10
             while True:
                 message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
                 if message.get("ref") == ref and message["type"] == "error":
@@ -65,6 +66,7 @@ def editor(port: int, stories: list[str], rate: float, until: float, stats: dict
                     break
                 if message.get("cause", {}).get("ref") == ref:
                     stats["acknowledged"] += 1
+                    stats["max_ack_ms"] = max(stats["max_ack_ms"], round((time.monotonic() - sent) * 1000, 1))
                     break
             sequence += 1
             next_at += interval
@@ -80,6 +82,8 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=10, help="seconds between samples")
     parser.add_argument("--max-rss-growth-mib", type=float, default=64)
     parser.add_argument("--fd-slack", type=int, default=64)
+    parser.add_argument("--editor-ping", type=float, default=None,
+                        help="the editor client's own keepalive ping interval in seconds (default: no client pings)")
     release = ROOT / ".build-bench" / "release" / "storybook"
     parser.add_argument("--storybook", type=Path, default=release if release.exists() else ROOT / ".build" / "debug" / "storybook")
     args = parser.parse_args()
@@ -110,13 +114,13 @@ def main() -> int:
         if not ready.startswith("READY"):
             raise RuntimeError(f"clients did not connect: {ready!r} {clients.stderr.read()[-400:] if clients.stderr else ''}")
         log(f"{args.clients} clients subscribed across {len(stories)} stories; editing at {args.rate}/s for {args.minutes} min")
-        stats = {"acknowledged": 0, "refused": 0}
+        stats = {"acknowledged": 0, "refused": 0, "max_ack_ms": 0.0}
         until = time.monotonic() + duration
         errors: list[str] = []
 
         def run_editor() -> None:
             try:
-                editor(server.port, stories, args.rate, until, stats)
+                editor(server.port, stories, args.rate, until, stats, args.editor_ping)
             except Exception as error:  # noqa: BLE001 (reported as a failure below)
                 errors.append(f"editor: {error!r} after {stats['acknowledged']} edits")
                 log(errors[-1])
@@ -155,7 +159,8 @@ def main() -> int:
         failures += errors
         result = {"clients": args.clients, "stories": len(stories), "rate": args.rate, "minutes": args.minutes,
                   "binary": str(args.storybook), "rss_growth_mib": round(growth, 1), "peak_fds": peak_fds,
-                  "acknowledged": stats["acknowledged"], "clients_open_at_end": summary.get("open_at_end"),
+                  "acknowledged": stats["acknowledged"], "max_ack_ms": stats["max_ack_ms"], "editor_ping_s": args.editor_ping,
+                  "clients_open_at_end": summary.get("open_at_end"),
                   "load_average": os.getloadavg(), "samples": samples, "failures": failures}
         (WORK.parent / "soak-latest.json").write_text(json.dumps(result, indent=1) + "\n")
         print(json.dumps({key: value for key, value in result.items() if key != "samples"}))

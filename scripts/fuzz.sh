@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 out=.build/fuzz
 mkdir -p "$out/artifacts"
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone
+# One package name for every module, as SwiftPM gives them, so the targets see `package` declarations.
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -package-name storybook
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -I "$out")
 
 # The code under test, instrumented, as modules the targets import (rebuilt when a source changed).
@@ -22,7 +23,7 @@ module() {  # module NAME SOURCES...
 module PropsCatalog Sources/PropsCatalog
 module DemoCatalog Sources/DemoCatalog
 
-declare -A extra=([client-messages]="Sources/StorybookServer/WebSocket/ClientMessage.swift Sources/StorybookServer/Renderers/RendererMessage.swift Sources/StorybookServer/Renderers/RendererReport.swift")
+declare -A extra=([client-messages]="Sources/StorybookServer/WebSocket/ClientMessage.swift Sources/StorybookServer/App/APIError.swift Sources/StorybookServer/Renderers/RendererMessage.swift Sources/StorybookServer/Renderers/RendererReport.swift")
 declare -A source=([json-parser]=JSONParserTarget [json-patch]=JSONPatchTarget [props-decoding]=PropsDecodingTarget
                    [client-messages]=ClientMessageTarget)
 status=0

@@ -6,6 +6,7 @@ public struct RendererState<Props: Sendable>: Sendable {
     public let component: String
     /// The story's version: reports name it, so the browser can tell a stale render.
     public let version: Int
+    /// The props to show, decoded into the component's Props type.
     public let props: Props
 }
 

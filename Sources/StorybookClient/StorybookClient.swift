@@ -36,8 +36,10 @@ public final class StorybookClient: Sendable {
         public var token: String?
         /// The first reconnection delay; it doubles after each failure up to ``maximumBackoff``.
         public var minimumBackoff: Duration = .milliseconds(100)
+        /// The longest reconnection delay.
         public var maximumBackoff: Duration = .seconds(5)
 
+        /// A configuration for the server at `url` (`ws://127.0.0.1:6006/ws`), announcing `name` on `platform`.
         public init(url: URL, name: String, platform: String, token: String? = nil) {
             self.url = url
             self.name = name
@@ -59,6 +61,7 @@ public final class StorybookClient: Sendable {
     let state = Mutex(ClientState())
     private let connection: any ClientConnection
 
+    /// A client that connects once `start()` is called.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         let queue = self.queue

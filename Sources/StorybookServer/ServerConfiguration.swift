@@ -36,6 +36,7 @@ public struct ServerConfiguration: Sendable {
     /// Seconds after which a subscriber that stopped reading is dropped.
     public var slowClientTimeout: Int = 10
 
+    /// A configuration; what is not given keeps its default (loopback, port 6006, no token).
     public init(
         host: String = "127.0.0.1", port: Int = 6006, publicDirectory: URL? = nil,
         maxMessageBytes: Int = 1 << 20, token: String? = nil, allowedOrigins: [String] = [], stateDirectory: URL? = nil,

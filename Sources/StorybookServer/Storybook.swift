@@ -14,7 +14,9 @@ import StorybookTransport
 /// server.stop()
 /// ```
 public final class Storybook: Sendable {
+    /// The components and stories served.
     public let catalog: Catalog
+    /// How the server was started.
     public let configuration: ServerConfiguration
     private let logger: Logger
     private let transport: Transport

@@ -15,6 +15,31 @@ struct HTTPRequestReader {
         return (raw, String(name.dropLast()))
     }
 
+    /// What each token adds to a head besides its value: `Name: ` and the line end for a header, nothing
+    /// for the request line's parts (method and target, query, version), which lws stores as tokens too.
+    private static let tokenOverheads: [Int] = (0..<WSI_TOKEN_COUNT.rawValue).map { raw in
+        guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { return 0 }
+        let name = String(cString: cName)
+        return name.count > 1 && name.hasSuffix(":") && !name.hasPrefix(":") ? name.utf8.count + 3 : 0
+    }
+
+    /// The size of the head as far as lws can tell: the request target, the query, the version and every
+    /// header it knows by name or stored as one of `extraNames`, with names and line ends. Headers it
+    /// neither knows nor was asked to keep are not counted (lws 4.1 has no way to list them).
+    func headBytes(extraNames: [String]) -> Int {
+        var total = 0
+        for (raw, overhead) in Self.tokenOverheads.enumerated() {
+            let length = Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: UInt32(raw))))
+            if length > 0 { total += length + overhead }
+        }
+        for name in extraNames {
+            let lookup = name.lowercased() + ":"
+            let length = Int(lws_hdr_custom_length(wsi, lookup, Int32(lookup.utf8.count)))
+            if length >= 0 { total += length + lookup.utf8.count + 3 }
+        }
+        return total
+    }
+
     /// The method and the decoded path, or `nil` for a method the transport does not serve (CONNECT).
     func methodAndPath() -> (HTTPMethod, String)? {
         var uri: UnsafeMutablePointer<CChar>?

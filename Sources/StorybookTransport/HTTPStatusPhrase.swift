@@ -3,6 +3,7 @@ enum HTTPStatusPhrase {
     static func phrase(for status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 202: "Accepted"
         case 204: "No Content"
         case 301: "Moved Permanently"
         case 302: "Found"
@@ -13,6 +14,7 @@ enum HTTPStatusPhrase {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 409: "Conflict"
+        case 406: "Not Acceptable"
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
         case 421: "Misdirected Request"

@@ -16,7 +16,7 @@ extension ServiceLoop {
         )
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.server_string = resources.cString("storybook")
-        info.max_http_header_data = 8192
+        info.max_http_header_data = configuration.lwsHeaderRoom
         let context = try LWSCall.check("lws_create_context", lws_create_context(&info))
         self.context = context
 

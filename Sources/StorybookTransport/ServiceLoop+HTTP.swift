@@ -7,11 +7,16 @@ extension ServiceLoop {
     func beginRequest(_ wsi: OpaquePointer) -> Int32 {
         let reader = HTTPRequestReader(wsi: wsi)
         guard let (method, path) = reader.methodAndPath() else { return -1 }
-        if let problem = reader.hostProblem {
+        let headProblem: RequestBodyError? = if reader.headBytes(extraNames: configuration.extraHeaderNames) > configuration.maxHeadBytes {
+            .headTooLarge(limit: configuration.maxHeadBytes)
+        } else {
+            reader.hostProblem.map(RequestBodyError.malformed)
+        }
+        if let headProblem {
             let connection = connections.connection(for: wsi)
             connection.exchange = HTTPExchange(request: HTTPRequest(method: method, path: path),
                                                collector: RequestBodyCollector(framing: .none, limit: 0))
-            answerWithError(connection, .malformed(problem))
+            answerWithError(connection, headProblem)
             return 0
         }
         if let result = answerImmediately(wsi, reader: reader, method: method, path: path) {

@@ -18,6 +18,9 @@ extension ServiceLoop {
         guard let (method, path) = reader.methodAndPath(), method == .get else {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: "a WebSocket upgrade must be a GET"))
         }
+        if reader.headBytes(extraNames: configuration.extraHeaderNames) > configuration.maxHeadBytes {
+            return reject(connection, RequestBodyError.headTooLarge(limit: configuration.maxHeadBytes).response)
+        }
         if let problem = reader.hostProblem {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: problem))
         }

@@ -10,6 +10,12 @@ package struct TransportConfiguration: Sendable {
     /// The largest HTTP request body accepted; larger ones are answered 413 `too-large`, checked against
     /// `Content-Length` before the body is read and against the bytes actually received.
     package var maxBodyBytes: Int
+    /// The largest request head answered: a head whose request target and headers come to more is
+    /// answered 431 `headers-too-large` (and the connection closed). libwebsockets gets room for twice
+    /// this; a head that does not fit even there is dropped by it unanswered (docs/protocol.md).
+    /// Headers lws does not know by name and that are not in `extraHeaderNames` count only against
+    /// lws' room: lws 4.1 cannot list them.
+    package var maxHeadBytes: Int
     /// The largest WebSocket message accepted, counted after reassembling fragments; a larger one closes
     /// the connection with 1009 (message too big).
     package var maxMessageBytes: Int
@@ -44,6 +50,7 @@ package struct TransportConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 6006,
         maxBodyBytes: Int = 1 << 20,
+        maxHeadBytes: Int = 8192,
         maxMessageBytes: Int = 1 << 20,
         pingInterval: Duration = .seconds(30),
         hangupTimeout: Duration = .seconds(60),
@@ -58,6 +65,7 @@ package struct TransportConfiguration: Sendable {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
+        self.maxHeadBytes = maxHeadBytes
         self.maxMessageBytes = maxMessageBytes
         self.pingInterval = pingInterval
         self.hangupTimeout = hangupTimeout

@@ -6,7 +6,9 @@ public import Foundation
 public struct BrowserUI: Sendable {
     /// One file of the UI.
     public struct File: Sendable, Equatable {
+        /// The path from the UI's root, `js/main.js`.
         public let path: String
+        /// The file's content.
         public let bytes: [UInt8]
 
         /// The `Content-Type` the server answers for this file.
@@ -61,6 +63,7 @@ enum EmbeddedBrowserUI {
 extension BrowserUI {
     /// Why a directory cannot be read as the browser UI.
     public struct LoadError: Error, CustomStringConvertible {
+        /// What is wrong, naming the directory or file.
         public let description: String
     }
 

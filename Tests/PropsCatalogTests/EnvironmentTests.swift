@@ -9,16 +9,16 @@ import Testing
         #expect(environment == ViewEnvironment(colorScheme: .dark, dynamicType: .accessibility3, locale: "de-DE", width: 320))
         #expect(environment.key == "dark+accessibility3+de-DE+w320")
         #expect(try ViewEnvironment(parameters: [:]).isStandard)
-        #expect(throws: EditError(.badEnvironment, "colorScheme 'purple' is not allowed; allowed: light, dark", path: "/colorScheme")) {
+        #expect(throws: EnvironmentError("colorScheme 'purple' is not allowed; allowed: light, dark", path: "/colorScheme")) {
             try ViewEnvironment(parameters: ["colorScheme": "purple"])
         }
         for bad in [["dynamicType": "huge"], ["locale": "not a locale"], ["locale": "e"], ["layoutDirection": "up"], ["width": "-3"], ["width": "1e3"]] {
-            #expect(throws: EditError.self) { try ViewEnvironment(parameters: bad) }
+            #expect(throws: EnvironmentError.self) { try ViewEnvironment(parameters: bad) }
         }
         do {
             _ = try ViewEnvironment(parameters: ["dynamicType": "huge"])
         } catch {
-            #expect(error.code == .badEnvironment && error.message.contains("xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, accessibility1"))
+            #expect(error.path == "/dynamicType" && error.message.contains("xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, accessibility1"))
         }
         #expect(DynamicTypeSize.allCases.count == 12)
     }

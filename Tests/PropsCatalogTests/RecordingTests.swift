@@ -28,8 +28,10 @@ import Testing
     @Test func aRangeOfVersions() throws {
         let recording = try Recording(try sessionWithEdits(), from: 2, to: 3)
         #expect(recording.steps.map(\.version) == [2, 3])
-        #expect(throws: EditError.self) { try Recording(try sessionWithEdits(), from: 0, to: 3) }
-        #expect(throws: EditError.self) { try Recording(try sessionWithEdits(), from: 3, to: 9) }
+        let session = try sessionWithEdits()
+        #expect(throws: RecordingError.self) { try Recording(session, from: 0, to: 3) }
+        #expect(throws: RecordingError.self) { try Recording(session, from: 3, to: 9) }
+        do { _ = try Recording(session, from: 3, to: 9) } catch { #expect(error.reason == .notRecorded && error.reason.rawValue == "not-found") }
     }
 
     @Test func delaysFollowTheRecordedPaceScaledAndCapped() throws {
@@ -51,7 +53,7 @@ import Testing
             _ = try Recording(json: .object(json), story: session.story.id, component: session.story.component)
             Issue.record("a recording with a bad entry was accepted")
         } catch {
-            #expect(error.code == .invalidProps)
+            #expect(error.reason == .invalidProps)
             #expect(error.message.hasPrefix("entry 2"))
             #expect(error.path == "/entries/2/props/name")
         }
@@ -59,19 +61,19 @@ import Testing
 
     @Test func malformedRecordingsAreRefused() throws {
         let component = try #require(catalog.component(id: "profile-user-profile"))
-        let cases: [(JSONValue, EditError.Code)] = [
-            ([], .badMessage),
-            (["v": 2, "base": [:], "entries": [["at": "1970-01-01T00:00:00Z"]]], .badMessage),
-            (["v": 1, "entries": [["at": "1970-01-01T00:00:00Z"]]], .badMessage),
-            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": []], .badMessage),
-            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": [["at": "yesterday"]]], .badMessage),
+        let cases: [(JSONValue, RecordingError.Reason)] = [
+            ([], .malformed),
+            (["v": 2, "base": [:], "entries": [["at": "1970-01-01T00:00:00Z"]]], .malformed),
+            (["v": 1, "entries": [["at": "1970-01-01T00:00:00Z"]]], .malformed),
+            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": []], .malformed),
+            (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil], "entries": [["at": "yesterday"]]], .malformed),
             (["v": 1, "base": ["name": "a"], "entries": [["at": "1970-01-01T00:00:00Z"]]], .invalidProps),
             (["v": 1, "base": ["name": "a", "email": "b", "avatarURL": nil],
               "entries": [["at": "1970-01-01T00:00:00Z"], ["at": "1970-01-01T00:00:01Z", "patch": [["op": "remove", "path": "/nope"]]]]], .invalidPatch),
         ]
         for (json, code) in cases {
-            #expect(throws: EditError.self) { try Recording(json: json, story: "s", component: component) }
-            do { _ = try Recording(json: json, story: "s", component: component) } catch { #expect(error.code == code, "\(json)") }
+            #expect(throws: RecordingError.self) { try Recording(json: json, story: "s", component: component) }
+            do { _ = try Recording(json: json, story: "s", component: component) } catch { #expect(error.reason == code, "\(json)") }
         }
     }
 }

@@ -72,7 +72,7 @@ import Testing
         #expect(sought.props["name"] == "C")
         #expect(sought.version == 7)
         #expect(session.apply(.redo, source: .http).failure?.code == .conflict)
-        #expect(session.apply(.seek(version: 99), source: .http).failure?.code == .notFound)
+        #expect(session.apply(.seek(version: 99), source: .http).failure?.code == .unknownVersion)
         #expect(session.history.entries.map(\.kind) == [.registered, .patch, .patch, .undo, .undo, .redo, .seek])
     }
 

@@ -63,6 +63,29 @@ import Testing
         #expect(json(unknownVersion)?["result"]?["protocolVersion"] == "2025-06-18")
     }
 
+    @Test func messagesThatAreNoJSONRPCEnvelopeAre400AndOpenNoSession() throws {
+        let session = try initialize()
+        for body in [
+            #"{"jsonrpc": "2.0"}"#,                                                  // neither request nor response
+            #"{"jsonrpc": "2.0", "id": {"a": 1}, "method": "initialize"}"#,          // an id is a string, number or null
+            #"{"jsonrpc": "2.0", "id": true, "method": "ping"}"#,
+            #"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [1]}"#,  // params are an object
+            #"{"jsonrpc": "2.0", "method": "notifications/initialized", "params": 5}"#,
+            #"{"jsonrpc": "2.0", "id": 1, "method": 7}"#,
+            #"{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}"#,  // both
+            #"{"jsonrpc": "2.0", "id": 1, "error": [null]}"#,                        // an error is an object
+            #"{"jsonrpc": "2.0", "result": {}}"#,                                    // a response has an id
+        ] {
+            let response = post(body, session: session)
+            #expect(response.status == 400, "\(body)")
+            #expect(json(response)?["error"]?["code"] == -32600, "\(body)")
+            #expect(!response.headers.contains { $0.0 == "Mcp-Session-Id" }, "\(body)")
+        }
+        #expect(post(#"{"jsonrpc": "2.0", "id": 4, "result": {}}"#, session: session).status == 202)
+        #expect(post(#"{"jsonrpc": "2.0", "id": "a", "error": {"code": -1, "message": "no"}}"#, session: session).status == 202)
+        #expect(json(post(#"{"jsonrpc": "2.0", "id": 2.5, "method": "ping"}"#, session: session))?["result"] == [:])
+    }
+
     @Test func toolsEditThroughTheHubWithTheAgentAsAuthor() throws {
         let session = try initialize("claude-code")
         let tools = json(post(#"{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}"#, session: session))?["result"]?["tools"]?.arrayValue ?? []

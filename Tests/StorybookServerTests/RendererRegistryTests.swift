@@ -62,7 +62,7 @@ import Testing
         let reader = FieldReader(fields: ["name": "a", "platform": "b", "components": ["x", "x", "y"]])
         #expect(try RendererMessage.parse(type: "renderer", reader) == .announce(name: "a", platform: "b", components: ["x", "y"]))
         #expect(try RendererMessage.parse(type: "subscribe", reader) == nil)
-        #expect(throws: EditError.self) {
+        #expect(throws: APIError.self) {
             try RendererMessage.parse(type: "renderer", FieldReader(fields: ["name": "a\nb", "platform": "b", "components": []]))
         }
     }

@@ -57,7 +57,7 @@ import Testing
 
     @Test func nullIsNotAnInteger() {
         let reader = FieldReader(fields: ["base": .null])
-        #expect(throws: EditError.self) { try reader.optionalInt("base") }
+        #expect(throws: APIError.self) { try reader.optionalInt("base") }
     }
 
     @Test func aMalformedPatchNeverReportsANonPointerPath() throws {

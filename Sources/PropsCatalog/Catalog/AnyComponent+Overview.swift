@@ -1,6 +1,6 @@
 extension AnyComponent {
     /// The variant the overview's props table shows values of: the permutations' base, else the first.
-    public var overviewBase: Variant? {
+    package var overviewBase: Variant? {
         permutationBase.flatMap { name in variants.first { $0.name == name && !$0.isGenerated } } ?? variants.first
     }
 
@@ -12,7 +12,7 @@ extension AnyComponent {
     ///  "props": [{"path", "field", "type", "values": [{"label", "json"}] | null, "base"}],
     ///  "stories": [{"id", "name", "props", ["saved"], ["generated", "settings"]}], "leftOut": [...]}
     /// ```
-    public func overview() -> JSONValue {
+    package func overview() -> JSONValue {
         let schema = schema()
         let base = overviewBase
         let rows = base.map { PropsTable(schema: schema, base: $0.props, samples: variants.filter { !$0.isGenerated }.map(\.props)).rows() } ?? []

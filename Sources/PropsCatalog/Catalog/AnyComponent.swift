@@ -5,39 +5,45 @@
 public struct AnyComponent: Sendable {
     /// A variant as the server sees it: its id, name and props as canonical JSON.
     public struct Variant: Sendable, Equatable {
+        /// The story id, `<component-id>--<variant-slug>`.
         public let id: String
+        /// The name given at registration (or when saved).
         public let name: String
+        /// The props, in their canonical JSON encoding.
         public let props: JSONValue
         /// Saved from the browser or the API into the variants directory, not registered in code.
         public var isSaved = false
         /// What a generated story sets (`.permutations`); nil for registered and saved variants.
-        public var settings: StorySettings?
+        package var settings: StorySettings?
 
         /// Generated from the component's permutations rather than registered.
-        public var isGenerated: Bool { settings != nil }
+        package var isGenerated: Bool { settings != nil }
     }
 
     /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives) and view.
-    public struct Validated: Sendable, Equatable {
-        public let props: JSONValue
-        public let view: [ViewNode]
+    package struct Validated: Sendable, Equatable {
+        package let props: JSONValue
+        package let view: [ViewNode]
     }
 
+    /// The component id: the slug of the title path.
     public let id: String
+    /// The title path, `"Auth/Login"`.
     public let title: String
     /// The Swift name of the Props type, e.g. `UserProfile`.
     public let propsType: String
+    /// The variants: registered, generated, then saved.
     public private(set) var variants: [Variant]
     /// Whether the component turns commands into suggested Props.
-    public let hasSuggestions: Bool
+    package let hasSuggestions: Bool
     /// How the accessibility audit's findings count for this component.
-    public let auditLevel: AuditLevel
+    package let auditLevel: AuditLevel
     /// The short Markdown description given with `.description(_:)`.
     public let summary: String?
     /// The variant the generated stories start from, when the component has permutations.
-    public let permutationBase: String?
+    package let permutationBase: String?
     /// Generated combinations that did not become stories, with why.
-    public private(set) var leftOut: [LeftOutStory] = []
+    package private(set) var leftOut: [LeftOutStory] = []
     private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
     private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
     private let handlersOf: @Sendable (Command, JSONValue) -> [String]
@@ -154,12 +160,12 @@ public struct AnyComponent: Sendable {
     }
 
     /// Decodes `json` into the Props type and renders it; the error names the field at fault.
-    public func validate(_ json: JSONValue) -> Result<Validated, PropsError> {
+    package func validate(_ json: JSONValue) -> Result<Validated, PropsError> {
         validateJSON(json)
     }
 
     /// Validates `json` and renders it in `environment` (read by the render function as `ViewEnvironment.current`).
-    public func validate(_ json: JSONValue, in environment: ViewEnvironment) -> Result<Validated, PropsError> {
+    package func validate(_ json: JSONValue, in environment: ViewEnvironment) -> Result<Validated, PropsError> {
         environment.apply { validateJSON(json) }
     }
 
@@ -168,34 +174,34 @@ public struct AnyComponent: Sendable {
     /// A command from an embedded child's view goes to that child first and its suggestion is
     /// written back where the child's props are; a typed command the component does not know is
     /// an `unknown-command` error.
-    public func suggest(from json: JSONValue, _ invocation: CommandInvocation) -> Result<JSONValue?, EditError> {
+    package func suggest(from json: JSONValue, _ invocation: CommandInvocation) -> Result<JSONValue?, EditError> {
         suggestJSON(json, invocation)
     }
 
     /// The titles of the embedded components (outermost first) that handle `command` used in the
     /// view of `json` before this component does; empty when the command is the component's own.
-    public func handlers(of command: Command, in json: JSONValue) -> [String] {
+    package func handlers(of command: Command, in json: JSONValue) -> [String] {
         handlersOf(command, json)
     }
 
     /// The editor schema of the Props type, inferred from the type and the variants.
-    public func schema() -> EditorSchema {
+    package func schema() -> EditorSchema {
         inferSchema()
     }
 
     /// This component with one more variant, saved outside the code. The props are validated
     /// (and canonicalized) by decoding them into the Props type; the name must make a new id.
-    public func addingSavedVariant(named name: String, props: JSONValue) -> Result<AnyComponent, EditError> {
+    package func addingSavedVariant(named name: String, props: JSONValue) -> Result<AnyComponent, SavedVariantError> {
         let id = Slug.storyID(componentID: self.id, variantName: name)
         guard !Slug.make(name).isEmpty else {
-            return .failure(EditError(.badMessage, "a variant name needs letters or digits", path: "/name"))
+            return .failure(SavedVariantError(.badName, "a variant name needs letters or digits", path: "/name"))
         }
         if let existing = variants.first(where: { $0.id == id }) {
-            return .failure(EditError(.conflict, "the story id '\(id)' is taken by the variant '\(existing.name)'", path: "/name"))
+            return .failure(SavedVariantError(.idTaken, "the story id '\(id)' is taken by the variant '\(existing.name)'", path: "/name"))
         }
         switch validate(props) {
         case .failure(let error):
-            return .failure(EditError(error))
+            return .failure(SavedVariantError(.invalidProps, error.message, path: error.path.description))
         case .success(let validated):
             var copy = self
             copy.variants.append(Variant(id: id, name: name, props: validated.props, isSaved: true))
@@ -204,7 +210,7 @@ public struct AnyComponent: Sendable {
     }
 
     /// The variant with this story id.
-    public func variant(id: String) -> Variant? {
+    package func variant(id: String) -> Variant? {
         variants.first { $0.id == id }
     }
 }

@@ -1,7 +1,7 @@
 extension Catalog {
     /// The index of the contract: `{"v": 1, "components": [{"id", "title", "propsType", "stories": [{"id", "name"}]}]}`
     /// in registration order (an array, so order survives any JSON reader).
-    public var index: JSONValue {
+    package var index: JSONValue {
         .object([
             "v": 1,
             "components": .array(components.map { component in
@@ -21,7 +21,7 @@ extension Catalog {
 extension AnyComponent.Variant {
     /// `{"id", "name"}`, with `"saved": true` for a saved variant, `"generated": true` and
     /// `"settings"` for a generated story.
-    public var indexJSON: JSONValue {
+    package var indexJSON: JSONValue {
         var members: [String: JSONValue] = ["id": .string(id), "name": .string(name)]
         if isSaved { members["saved"] = true }
         if let settings {
@@ -34,12 +34,12 @@ extension AnyComponent.Variant {
 
 extension Catalog.Story {
     /// The headless view of the registered props.
-    public func registeredView() -> Result<[ViewNode], PropsError> {
+    package func registeredView() -> Result<[ViewNode], PropsError> {
         component.validate(props).map(\.view)
     }
 
     /// The headless view of the registered props in `environment`.
-    public func registeredView(in environment: ViewEnvironment) -> Result<[ViewNode], PropsError> {
+    package func registeredView(in environment: ViewEnvironment) -> Result<[ViewNode], PropsError> {
         component.validate(props, in: environment).map(\.view)
     }
 }

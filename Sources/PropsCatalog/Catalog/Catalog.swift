@@ -2,8 +2,11 @@
 public struct Catalog: Sendable {
     /// A story: one variant of one component.
     public struct Story: Sendable {
+        /// The story id, `<component-id>--<variant-slug>`.
         public let id: String
+        /// The variant name.
         public let name: String
+        /// The component the story belongs to.
         public let component: AnyComponent
         /// The registered props of the variant.
         public let props: JSONValue
@@ -77,7 +80,7 @@ public struct Catalog: Sendable {
     }
 
     /// This catalog with one component replaced by a new version of it (same id).
-    public func replacing(_ component: AnyComponent) throws(CatalogError) -> Catalog {
+    package func replacing(_ component: AnyComponent) throws(CatalogError) -> Catalog {
         try Catalog(components.map { $0.id == component.id ? component : $0 }).testing(in: environments)
     }
 
@@ -95,26 +98,33 @@ public enum CatalogBuilder {
         let result: Result<AnyComponent, CatalogError>
     }
 
+    /// A component, registered as written.
     public static func buildExpression<Props>(_ component: Component<Props>) -> [Registration] {
         [Registration(result: Result { () throws(CatalogError) in try AnyComponent(component) })]
     }
 
+    /// Components already type-erased (another catalog's, or built in a loop).
     public static func buildExpression(_ components: [AnyComponent]) -> [Registration] {
         components.map { Registration(result: .success($0)) }
     }
 
+    /// The registrations of a block, in order.
     public static func buildBlock(_ parts: [Registration]...) -> [Registration] {
         parts.flatMap { $0 }
     }
 
+    /// The registrations of a `for` loop.
     public static func buildArray(_ parts: [[Registration]]) -> [Registration] {
         parts.flatMap { $0 }
     }
 
+    /// The registrations of an `if` without `else` (none when it is false).
     public static func buildOptional(_ part: [Registration]?) -> [Registration] {
         part ?? []
     }
 
+    /// The registrations of the first branch of an `if`/`else`.
     public static func buildEither(first part: [Registration]) -> [Registration] { part }
+    /// The registrations of the second branch of an `if`/`else`.
     public static func buildEither(second part: [Registration]) -> [Registration] { part }
 }

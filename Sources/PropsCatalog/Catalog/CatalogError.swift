@@ -1,5 +1,6 @@
 /// A catalog that cannot be served, found at start-up.
 public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the catalog, naming the component and variant.
     public let description: String
 
     static func duplicateID(_ id: String, first: String, second: String) -> CatalogError {

@@ -8,6 +8,7 @@ public struct Command: Codable, Sendable, Hashable, ExpressibleByStringInterpola
     /// The command's name, e.g. `login` or `username.update`.
     public var name: String
 
+    /// A command by name, e.g. `"login"` or `"select:boston-common"`.
     public init(_ name: String) {
         self.name = name
     }
@@ -18,23 +19,28 @@ public struct Command: Codable, Sendable, Hashable, ExpressibleByStringInterpola
         self = value.command
     }
 
+    /// A command from a string literal: `command: "login"`.
     public init(stringLiteral value: String) {
         self.name = value
     }
 
+    /// A command from an interpolated string: `"select:\(item.id)"`.
     public init(stringInterpolation: DefaultStringInterpolation) {
         self.name = String(stringInterpolation: stringInterpolation)
     }
 
+    /// Reads a command from its JSON string.
     public init(from decoder: any Decoder) throws {
         name = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Writes the command as its JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)
     }
 
+    /// The name.
     public var description: String { name }
 }
 

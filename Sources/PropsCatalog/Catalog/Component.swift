@@ -10,7 +10,9 @@
 public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     /// A named state worth looking at.
     public struct Variant: Sendable {
+        /// The variant name, e.g. `"Default"`.
         public let name: String
+        /// The props the variant shows.
         public let props: Props
     }
 
@@ -25,7 +27,7 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     /// The short Markdown description the component overview shows (`.description(_:)`).
     public private(set) var summary: String?
     /// The generated stories asked for with `.permutations(from:over:limit:)` and `.values(_:_:)`.
-    public internal(set) var permutations = PermutationSpec()
+    package internal(set) var permutations = PermutationSpec()
     let render: @Sendable (Props) -> [ViewNode]
     /// The suggestion function: the next Props, nil for no change, or an unknown typed command.
     private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Result<Props?, UnknownCommand>)?

@@ -6,6 +6,7 @@ public struct Invocation<Commands: CommandRepresentable>: Sendable {
     /// What the browser sent with the command, as JSON: a text field sends its new text.
     public var payload: JSONValue?
 
+    /// An invocation of `command`, with the typed text or other payload the view sent, if any.
     public init(_ command: Commands, payload: JSONValue? = nil) {
         self.command = command
         self.payload = payload

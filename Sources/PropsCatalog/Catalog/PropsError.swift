@@ -1,16 +1,16 @@
 /// Why a JSON value is not acceptable Props: a human message and the JSON Pointer of the field at fault.
-public struct PropsError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PropsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The field at fault (`/input/_0/username/value`); the root pointer when the whole value is.
-    public let path: JSONPointer
+    package let path: JSONPointer
     /// What is wrong, for people: "expected a string, found a number".
-    public let message: String
+    package let message: String
 
-    public init(path: JSONPointer, message: String) {
+    package init(path: JSONPointer, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         path.tokens.isEmpty ? message : "\(path): \(message)"
     }
 }

@@ -1,7 +1,7 @@
 /// Ids as the contract makes them: lowercase ASCII letters and digits, every other run of
 /// characters one `-`, no `-` at either end. "Auth/Login" -> `auth-login`.
-public enum Slug {
-    public static func make(_ text: String) -> String {
+package enum Slug {
+    package static func make(_ text: String) -> String {
         var result = ""
         var pendingDash = false
         for byte in text.utf8 {
@@ -19,7 +19,7 @@ public enum Slug {
     }
 
     /// The story id of a variant: `<component-id>--<variant-slug>`.
-    public static func storyID(componentID: String, variantName: String) -> String {
+    package static func storyID(componentID: String, variantName: String) -> String {
         "\(componentID)--\(make(variantName))"
     }
 }

@@ -34,6 +34,7 @@ public enum DynamicTypeSize: String, Sendable, Hashable, CaseIterable, Comparabl
         }
     }
 
+    /// Sizes in order from `xSmall` to `accessibility5`.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -11,6 +11,7 @@ public struct LocaleFormat: Sendable, Hashable {
     /// The region subtag, uppercased, when the tag has one: `DE` for `de-DE`.
     public let region: String?
 
+    /// The conventions of a BCP 47 language tag, e.g. `"de-DE"`.
     public init(_ tag: String) {
         let parts = tag.split(separator: "-").map(String.init)
         language = parts.first?.lowercased() ?? "en"

@@ -1,11 +1,11 @@
 extension ViewEnvironment {
     /// The query parameter names, in the order URLs and golden names list them.
-    public static let parameterNames = ["colorScheme", "dynamicType", "locale", "layoutDirection", "width"]
+    package static let parameterNames = ["colorScheme", "dynamicType", "locale", "layoutDirection", "width"]
 
     /// The environment named by query parameters (or a WebSocket `environment` object's strings);
-    /// missing ones keep their defaults, other names are ignored. Throws `bad-environment` with
-    /// what is allowed when a value is not.
-    public init(parameters: [String: String]) throws(EditError) {
+    /// missing ones keep their defaults, other names are ignored. Throws what is allowed when a
+    /// value is not (the contract's `bad-environment`).
+    package init(parameters: [String: String]) throws(EnvironmentError) {
         self.init()
         if let value = parameters["colorScheme"] {
             guard let scheme = ColorScheme(rawValue: value) else { throw Self.bad("colorScheme", value, allowed: ColorScheme.allCases.map(\.rawValue)) }
@@ -17,7 +17,7 @@ extension ViewEnvironment {
         }
         if let value = parameters["locale"] {
             guard let tag = Self.canonicalLanguageTag(value) else {
-                throw EditError(.badEnvironment, "locale '\(value)' is not a BCP 47 language tag; allowed: tags like en-US, de-DE, fr, ar-EG, zh-Hant-TW", path: "/locale")
+                throw EnvironmentError("locale '\(value)' is not a BCP 47 language tag; allowed: tags like en-US, de-DE, fr, ar-EG, zh-Hant-TW", path: "/locale")
             }
             locale = tag
         }
@@ -27,18 +27,18 @@ extension ViewEnvironment {
         }
         if let value = parameters["width"] {
             guard let points = Int(value), (1...10_000).contains(points), !value.hasPrefix("+") else {
-                throw EditError(.badEnvironment, "width '\(value)' is not allowed; allowed: a whole number of points from 1 to 10000", path: "/width")
+                throw EnvironmentError("width '\(value)' is not allowed; allowed: a whole number of points from 1 to 10000", path: "/width")
             }
             width = points
         }
     }
 
-    private static func bad(_ name: String, _ value: String, allowed: [String]) -> EditError {
-        EditError(.badEnvironment, "\(name) '\(value)' is not allowed; allowed: \(allowed.joined(separator: ", "))", path: "/\(name)")
+    private static func bad(_ name: String, _ value: String, allowed: [String]) -> EnvironmentError {
+        EnvironmentError("\(name) '\(value)' is not allowed; allowed: \(allowed.joined(separator: ", "))", path: "/\(name)")
     }
 
     /// The parameters that differ from the default, in `parameterNames` order: what a URL carries.
-    public var parameters: [(name: String, value: String)] {
+    package var parameters: [(name: String, value: String)] {
         var result: [(String, String)] = []
         if colorScheme != .light { result.append(("colorScheme", colorScheme.rawValue)) }
         if dynamicType != .large { result.append(("dynamicType", dynamicType.rawValue)) }
@@ -50,7 +50,7 @@ extension ViewEnvironment {
 
     /// A short name of the non-default values for file names: `dark`, `accessibility3`, `de-DE+rtl`,
     /// `w320`; empty for the default environment.
-    public var key: String {
+    package var key: String {
         var parts: [String] = []
         if colorScheme != .light { parts.append(colorScheme.rawValue) }
         if dynamicType != .large { parts.append(dynamicType.rawValue) }
@@ -62,7 +62,7 @@ extension ViewEnvironment {
 
     /// `tag` in canonical case (`de-DE`, `zh-Hant-TW`) when it is a well-formed BCP 47 language tag
     /// (language, optional script, region and variants), nil otherwise.
-    public static func canonicalLanguageTag(_ tag: String) -> String? {
+    package static func canonicalLanguageTag(_ tag: String) -> String? {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard let language = subtags.first, (2...3).contains(language.count) || (5...8).contains(language.count),
               language.allSatisfy({ $0.isASCII && $0.isLetter }), subtags.count <= 6 else { return nil }

@@ -6,7 +6,9 @@
 /// Text(ViewEnvironment.current.format(rating, fractionDigits: 1))
 /// ```
 public struct ViewEnvironment: Sendable, Hashable {
+    /// Light or dark.
     public var colorScheme: ColorScheme = .light
+    /// The text size the user chose.
     public var dynamicType: DynamicTypeSize = .large
     /// A BCP 47 language tag, `en-US` by default.
     public var locale: String = "en-US"
@@ -18,6 +20,7 @@ public struct ViewEnvironment: Sendable, Hashable {
     /// The default environment: light, `large`, `en-US`, left-to-right, no width.
     public static let standard = ViewEnvironment()
 
+    /// An environment; every parameter defaults to the standard one.
     public init(colorScheme: ColorScheme = .light, dynamicType: DynamicTypeSize = .large, locale: String = "en-US",
                 layoutDirection: LayoutDirection? = nil, width: Int? = nil) {
         self.colorScheme = colorScheme

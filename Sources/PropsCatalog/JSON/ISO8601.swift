@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The one date format of the storybook: ISO 8601 (RFC 3339) in UTC, to the microsecond.
 ///
@@ -9,7 +9,7 @@ public import Foundation
 /// `2026-11-22T10:00:00.250Z`, `2026-11-22T10:00:00.250125Z`. Parsing accepts any number of
 /// fraction digits (rounded to what is kept) and any UTC offset (`+02:00`: the same instant,
 /// written back in UTC), so a date survives any number of round trips unchanged.
-public enum ISO8601 {
+package enum ISO8601 {
     private static let whole = Date.ISO8601FormatStyle(timeZone: .gmt)
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     private static let referenceOffset: Int64 = 978_307_200
@@ -17,7 +17,7 @@ public enum ISO8601 {
     private static let microsecondRange: Double = 4_294_967_296
 
     /// `2026-11-22T10:00:00Z`, with `.250` or `.250125` when the date has a fraction of a second.
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let (seconds, micros) = split(date)
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
@@ -109,7 +109,7 @@ public enum ISO8601 {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
-    public static func date(from string: String) -> Date? {
+    package static func date(from string: String) -> Date? {
         var scanner = DateScanner(Array(string.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
               let day = scanner.number(2), scanner.skip("T") || scanner.skip("t"),

@@ -3,50 +3,50 @@
 ///
 /// Members must come in ascending key order: the bytes are then exactly what
 /// `JSONValue.serializedBytes()` gives for the same object.
-public struct JSONObjectWriter {
+package struct JSONObjectWriter {
     private var bytes: [UInt8]
     private var lastKey: String?
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = [UInt8(ascii: "{")]
         bytes.reserveCapacity(capacity)
     }
 
     /// A member whose value is JSON text already serialized with sorted keys.
-    public mutating func member(_ key: String, json: some Collection<UInt8>) {
+    package mutating func member(_ key: String, json: some Collection<UInt8>) {
         writeKey(key)
         bytes.append(contentsOf: json)
     }
 
     /// A member whose value is JSON text already serialized with sorted keys (copied at once; the
     /// generic form appends byte by byte when called from another module).
-    public mutating func member(_ key: String, json: [UInt8]) {
+    package mutating func member(_ key: String, json: [UInt8]) {
         writeKey(key)
         bytes.append(contentsOf: json)
     }
 
-    public mutating func member(_ key: String, _ value: JSONValue) {
+    package mutating func member(_ key: String, _ value: JSONValue) {
         writeKey(key)
         bytes.append(contentsOf: value.serializedBytes())
     }
 
-    public mutating func member(_ key: String, string: String) {
+    package mutating func member(_ key: String, string: String) {
         writeKey(key)
         JSONValue.writeString(string, into: &bytes)
     }
 
-    public mutating func member(_ key: String, integer: Int) {
+    package mutating func member(_ key: String, integer: Int) {
         writeKey(key)
         bytes.append(contentsOf: String(integer).utf8)
     }
 
-    public mutating func member(_ key: String, bool: Bool) {
+    package mutating func member(_ key: String, bool: Bool) {
         writeKey(key)
         bytes.append(contentsOf: (bool ? "true" : "false").utf8)
     }
 
     /// The object's bytes, closing brace included.
-    public consuming func finish() -> [UInt8] {
+    package consuming func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }
@@ -65,7 +65,7 @@ public struct JSONObjectWriter {
 
 extension JSONValue {
     /// `string` as a JSON string literal, quotes included: for splicing with ``JSONObjectWriter``.
-    public static func serializedString(_ string: String) -> [UInt8] {
+    package static func serializedString(_ string: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count + 2)
         writeString(string, into: &bytes)

@@ -1,16 +1,16 @@
 /// Why a text is not acceptable JSON.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset where parsing stopped.
-    public let offset: Int
+    package let offset: Int
     /// What was wrong, for people.
-    public let reason: String
-    public var description: String { "\(reason) at byte \(offset)" }
+    package let reason: String
+    package var description: String { "\(reason) at byte \(offset)" }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes with a nesting cap, so hostile input stays cheap.
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting accepted by default (arrays and objects).
-    public static let defaultMaxDepth = 64
+    package static let defaultMaxDepth = 64
 
     private let bytes: [UInt8]
     private let maxDepth: Int
@@ -22,7 +22,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON document; trailing non-space bytes are an error.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)
@@ -32,7 +32,7 @@ public struct JSONParser {
     }
 
     /// Parses JSON text.
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 

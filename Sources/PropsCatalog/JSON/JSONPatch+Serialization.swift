@@ -2,7 +2,7 @@ extension JSONPatch {
     /// The RFC 6902 form as bytes, written operation by operation: the same bytes as
     /// `json.serializedBytes()` without building a dictionary per operation (the journal writes one
     /// patch a change).
-    public func serializedBytes() -> [UInt8] {
+    package func serializedBytes() -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(64 * operations.count + 2)
         for (index, operation) in operations.enumerated() {

@@ -1,15 +1,15 @@
 /// An RFC 6902 JSON Patch: operations applied in order to a JSON document, all or nothing.
-public struct JSONPatch: Sendable, Equatable {
+package struct JSONPatch: Sendable, Equatable {
     /// The operations, in the order they are applied.
-    public var operations: [JSONPatchOperation]
+    package var operations: [JSONPatchOperation]
 
     /// A patch from operations.
-    public init(operations: [JSONPatchOperation]) {
+    package init(operations: [JSONPatchOperation]) {
         self.operations = operations
     }
 
     /// Reads the RFC 6902 form: an array of operation objects. Members an operation does not use are ignored.
-    public init(json: JSONValue) throws(JSONPatchError) {
+    package init(json: JSONValue) throws(JSONPatchError) {
         guard case .array(let elements) = json else {
             throw JSONPatchError(
                 kind: .malformed, operationIndex: nil, path: nil,
@@ -25,7 +25,7 @@ public struct JSONPatch: Sendable, Equatable {
     }
 
     /// The RFC 6902 form: an array of operation objects.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .array(operations.map(\.json))
     }
 
@@ -34,7 +34,7 @@ public struct JSONPatch: Sendable, Equatable {
     /// The work is bounded by `limit`: the document's weight plus all that the operations insert, copy
     /// or shift may not exceed it, nor may the result nest deeper. Past it, the patch fails at once
     /// (kind `tooLarge`), so a patch of doubling `copy`s costs about as much as one message of its cap.
-    public func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
+    package func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
         var result = document
         var budget = PatchBudget(limit: limit)
         do {
@@ -57,7 +57,7 @@ public struct JSONPatch: Sendable, Equatable {
 }
 
 /// One RFC 6902 operation.
-public enum JSONPatchOperation: Sendable, Equatable {
+package enum JSONPatchOperation: Sendable, Equatable {
     /// Inserts into an array, sets an object member (replacing any), or replaces the whole document at `""`.
     case add(path: JSONPointer, value: JSONValue)
     /// Removes an existing object member or array element.
@@ -72,7 +72,7 @@ public enum JSONPatchOperation: Sendable, Equatable {
     case test(path: JSONPointer, value: JSONValue)
 
     /// The `op` member: `add`, `remove`, `replace`, `move`, `copy` or `test`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .add: "add"
         case .remove: "remove"
@@ -84,7 +84,7 @@ public enum JSONPatchOperation: Sendable, Equatable {
     }
 
     /// The target location.
-    public var path: JSONPointer {
+    package var path: JSONPointer {
         switch self {
         case .add(let path, _), .remove(let path), .replace(let path, _), .test(let path, _): path
         case .move(_, let path), .copy(_, let path): path
@@ -92,7 +92,7 @@ public enum JSONPatchOperation: Sendable, Equatable {
     }
 
     /// The source location of `move` and `copy`.
-    public var from: JSONPointer? {
+    package var from: JSONPointer? {
         switch self {
         case .move(let from, _), .copy(let from, _): from
         case .add, .remove, .replace, .test: nil
@@ -100,7 +100,7 @@ public enum JSONPatchOperation: Sendable, Equatable {
     }
 
     /// The value of `add`, `replace` and `test`.
-    public var value: JSONValue? {
+    package var value: JSONValue? {
         switch self {
         case .add(_, let value), .replace(_, let value), .test(_, let value): value
         case .remove, .move, .copy: nil
@@ -108,7 +108,7 @@ public enum JSONPatchOperation: Sendable, Equatable {
     }
 
     /// The RFC 6902 operation object.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = ["op": .string(name), "path": .string(path.description)]
         if let from { members["from"] = .string(from.description) }
         if let value { members["value"] = value }
@@ -169,7 +169,7 @@ extension JSONPatch {
     /// Objects are compared member by member (add, remove or a nested diff per member); arrays of the
     /// same length element by element; anything else, arrays of different lengths included, is replaced whole.
     /// Numbers are compared exactly, so `1` and `1.0` differ and the patch reproduces `target` as written.
-    public static func diff(from source: JSONValue, to target: JSONValue) -> JSONPatch {
+    package static func diff(from source: JSONValue, to target: JSONValue) -> JSONPatch {
         var operations: [JSONPatchOperation] = []
         appendDiff(from: source, to: target, at: JSONPointer(), into: &operations)
         return JSONPatch(operations: operations)

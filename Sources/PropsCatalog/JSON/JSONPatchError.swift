@@ -2,9 +2,9 @@
 ///
 /// `kind` tells callers how to respond (the server answers `testFailed` with 409 `test-failed`,
 /// the others with 400/422); `message` is for people, e.g. `operation 2 (replace): /name does not exist`.
-public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// The patch document is not a valid RFC 6902 patch (wrong shape, missing member, bad pointer, unknown op).
         case malformed
         /// A `test` operation found a different value, or nothing, at its path.
@@ -17,20 +17,20 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The class of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// The zero-based position of the offending operation in the patch, when one is to blame.
-    public let operationIndex: Int?
+    package let operationIndex: Int?
     /// The JSON Pointer text of the offending operation's `path`, when it has one.
-    public let path: String?
+    package let path: String?
     /// A human-readable explanation that names the operation.
-    public let message: String
+    package let message: String
 
-    public init(kind: Kind, operationIndex: Int?, path: String?, message: String) {
+    package init(kind: Kind, operationIndex: Int?, path: String?, message: String) {
         self.kind = kind
         self.operationIndex = operationIndex
         self.path = path
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

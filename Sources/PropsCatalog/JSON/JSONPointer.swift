@@ -1,15 +1,15 @@
 /// An RFC 6901 JSON Pointer such as `/input/_0/username/value`.
-public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
+package struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// The unescaped reference tokens, outermost first. Empty for the whole document.
-    public var tokens: [String]
+    package var tokens: [String]
 
     /// A pointer from unescaped tokens.
-    public init(tokens: [String] = []) {
+    package init(tokens: [String] = []) {
         self.tokens = tokens
     }
 
     /// Parses the pointer syntax: empty, or `/`-separated tokens with `~1` for `/` and `~0` for `~`.
-    public init(parsing text: String) throws(JSONPointerError) {
+    package init(parsing text: String) throws(JSONPointerError) {
         guard !text.isEmpty else { self.tokens = []; return }
         guard text.first == "/" else { throw JSONPointerError(pointer: text, reason: "a JSON Pointer starts with '/'") }
         var tokens: [String] = []
@@ -30,31 +30,31 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The escaped pointer text.
-    public var description: String {
+    package var description: String {
         tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
     }
 
     /// This pointer with one more token.
-    public func appending(_ token: String) -> JSONPointer {
+    package func appending(_ token: String) -> JSONPointer {
         JSONPointer(tokens: tokens + [token])
     }
 
     /// The pointer to the parent container, or nil for the root.
-    public var parent: JSONPointer? {
+    package var parent: JSONPointer? {
         tokens.isEmpty ? nil : JSONPointer(tokens: Array(tokens.dropLast()))
     }
 
     /// Whether `self` is `other` or lies inside it.
-    public func hasPrefix(_ other: JSONPointer) -> Bool {
+    package func hasPrefix(_ other: JSONPointer) -> Bool {
         tokens.count >= other.tokens.count && Array(tokens.prefix(other.tokens.count)) == other.tokens
     }
 }
 
 /// A pointer that is not valid RFC 6901 syntax.
-public struct JSONPointerError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let pointer: String
-    public let reason: String
-    public var description: String { "invalid JSON Pointer '\(pointer)': \(reason)" }
+package struct JSONPointerError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let pointer: String
+    package let reason: String
+    package var description: String { "invalid JSON Pointer '\(pointer)': \(reason)" }
 }
 
 extension String {
@@ -66,7 +66,7 @@ extension String {
 
 extension JSONValue {
     /// The value the pointer refers to, or nil when it refers to nothing.
-    public func value(at pointer: JSONPointer) -> JSONValue? {
+    package func value(at pointer: JSONPointer) -> JSONValue? {
         var current = self
         for token in pointer.tokens {
             switch current {
@@ -86,7 +86,7 @@ extension JSONValue {
 
 extension JSONPointer {
     /// The array index a token names: digits only, no leading zero (RFC 6901 section 4).
-    public static func arrayIndex(_ token: String) -> Int? {
+    package static func arrayIndex(_ token: String) -> Int? {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         guard token == "0" || token.first != "0" else { return nil }
         return Int(token)

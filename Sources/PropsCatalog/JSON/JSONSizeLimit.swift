@@ -4,36 +4,36 @@
 ///
 /// Sizes are *weights*, about the bytes of the value's compact serialization: 2 per value, plus the
 /// UTF-8 length of each string and each member name (+3).
-public struct JSONSizeLimit: Sendable, Equatable {
+package struct JSONSizeLimit: Sendable, Equatable {
     /// The largest weight of a built document, and the most weight a patch may copy, insert or shift.
-    public var weight: Int
+    package var weight: Int
     /// The deepest nesting of a built document (the parser's cap, so the result can be read back).
-    public var depth: Int
+    package var depth: Int
 
-    public init(weight: Int, depth: Int = 64) {
+    package init(weight: Int, depth: Int = 64) {
         self.weight = weight
         self.depth = depth
     }
 
     /// The limit for documents edited through messages of at most `messageBytes`: twice what one message holds.
-    public init(messageBytes: Int, depth: Int = 64) {
+    package init(messageBytes: Int, depth: Int = 64) {
         self.init(weight: 2 * messageBytes, depth: depth)
     }
 
     /// The limit for the default 1 MiB message cap.
-    public static let `default` = JSONSizeLimit(messageBytes: 1 << 20)
+    package static let `default` = JSONSizeLimit(messageBytes: 1 << 20)
 }
 
 extension JSONValue {
     /// The value's weight (see ``JSONSizeLimit``), counting no further than just past `limit`, and
     /// nil when it nests deeper than `depth` levels.
-    public func weight(upTo limit: Int, depth: Int) -> Int? {
+    package func weight(upTo limit: Int, depth: Int) -> Int? {
         var total = 0
         return accumulateWeight(into: &total, limit: limit, depthLeft: depth) ? total : nil
     }
 
     /// Whether the value stays within `limit` in weight and depth.
-    public func fits(_ limit: JSONSizeLimit) -> Bool {
+    package func fits(_ limit: JSONSizeLimit) -> Bool {
         guard let weight = weight(upTo: limit.weight, depth: limit.depth) else { return false }
         return weight <= limit.weight
     }

@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The pointer to the first place (document order, object keys sorted) holding a value equal
     /// to `target`; nil when there is none.
-    public func firstPath(of target: JSONValue) -> JSONPointer? {
+    package func firstPath(of target: JSONValue) -> JSONPointer? {
         if self == target { return JSONPointer() }
         switch self {
         case .object(let members):
@@ -19,7 +19,7 @@ extension JSONValue {
     }
 
     /// This value with the value at `pointer` (which must exist) replaced by `replacement`.
-    public func replacing(at pointer: JSONPointer, with replacement: JSONValue) -> JSONValue {
+    package func replacing(at pointer: JSONPointer, with replacement: JSONValue) -> JSONValue {
         guard let token = pointer.tokens.first else { return replacement }
         let rest = JSONPointer(tokens: Array(pointer.tokens.dropFirst()))
         switch self {

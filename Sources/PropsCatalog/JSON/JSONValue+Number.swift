@@ -2,7 +2,7 @@ extension JSONValue {
     /// The one form of the JSON number written as `text` (which must be JSON number syntax):
     /// `.integer` when `Int64` holds it, `.double` when a double holds its exact decimal value,
     /// else `.exactNumber` with the text as given. Nil when the text is not a finite JSON number.
-    public static func number(text: String) -> JSONValue? {
+    package static func number(text: String) -> JSONValue? {
         guard let decimal = DecimalText(text) else { return nil }
         if decimal.isIntegerSyntax {
             if let integer = Int64(text) { return .integer(integer) }
@@ -15,7 +15,7 @@ extension JSONValue {
     }
 
     /// The JSON text of a number value (`2`, `2.5`, `18446744073709551615`); nil for other values.
-    public var numberText: String? {
+    package var numberText: String? {
         switch self {
         case .integer(let value): String(value)
         case .double(let value): Self.format(value)

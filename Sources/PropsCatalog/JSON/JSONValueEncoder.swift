@@ -9,11 +9,11 @@ import Foundation
 /// whose keys are not strings (both come out of Swift in hash order, which changes from process
 /// to process) are written in a canonical order, so equal values give equal bytes in every run.
 /// Non-finite doubles cannot be JSON and throw.
-public struct JSONValueEncoder: Sendable {
-    public init() {}
+package struct JSONValueEncoder: Sendable {
+    package init() {}
 
     /// The JSON value of `value`.
-    public func encode(_ value: some Encodable) throws -> JSONValue {
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         try EncodingNode.encode(value, codingPath: [])
     }
 }

@@ -9,7 +9,7 @@ extension PropsDecoding {
     /// whose elements come back the same but reordered (a `Set`, an enum-keyed dictionary). A member
     /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
     /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
-    public static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+    package static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
         // Almost every edit keeps everything: check that without building pointers or sorting keys,
         // and look for the first difference (in key order, with its path) only when there is one.
         if keepsAll(sent: sent, kept: kept) { return nil }

@@ -1,8 +1,8 @@
 /// Which combinations of dimension values become stories: rows of value positions, one per
 /// dimension. Pure and deterministic: the same counts give the same rows.
-public enum CoveringArray {
+package enum CoveringArray {
     /// Every combination (odometer order, the first dimension slowest).
-    public static func product(_ counts: [Int]) -> [[Int]] {
+    package static func product(_ counts: [Int]) -> [[Int]] {
         var rows: [[Int]] = [[]]
         for count in counts {
             rows = rows.flatMap { row in (0..<count).map { row + [$0] } }
@@ -11,7 +11,7 @@ public enum CoveringArray {
     }
 
     /// How many combinations the full product has, saturating instead of overflowing.
-    public static func productSize(_ counts: [Int]) -> Int {
+    package static func productSize(_ counts: [Int]) -> Int {
         counts.reduce(1) { size, count in
             let (result, overflow) = size.multipliedReportingOverflow(by: count)
             return overflow ? Int.max : result
@@ -24,7 +24,7 @@ public enum CoveringArray {
     /// and rows are added for the pairs still missing (vertical growth). Positions nothing needs
     /// are filled with `filler` (the base value's position), so rows differ from the base only
     /// where a pair asks for it.
-    public static func allPairs(_ counts: [Int], filler: [Int]) -> [[Int]] {
+    package static func allPairs(_ counts: [Int], filler: [Int]) -> [[Int]] {
         let n = counts.count
         guard n > 2 else { return product(counts) }
         // Larger dimensions first give smaller arrays; the order is undone at the end.

@@ -1,24 +1,24 @@
 /// One dimension of the generated stories: a place in the props and the values it takes there.
-public struct PermutationDimension: Sendable, Equatable {
+package struct PermutationDimension: Sendable, Equatable {
     /// One value of the dimension.
-    public struct Value: Sendable, Equatable {
+    package struct Value: Sendable, Equatable {
         /// How names show it: `true`, `failed`, `nil`, `loading`, `""`.
-        public var label: String
+        package var label: String
         /// What the story's `settings` say: booleans, enum raw values, null and unlabelled hand-given
         /// scalars as themselves; union cases by name; anything else by its label.
-        public var setting: JSONValue
+        package var setting: JSONValue
         /// The JSON put at the dimension's path.
-        public var json: JSONValue
+        package var json: JSONValue
     }
 
     /// Where in the props, e.g. `/status` or `/input/_0/status`.
-    public var pointer: JSONPointer
+    package var pointer: JSONPointer
     /// The name in story names and settings: the path's field names joined by `.`, without union
     /// case names and `_0`-style payload positions (`/input/_0/status` -> `status`).
-    public var name: String
-    public var values: [Value]
+    package var name: String
+    package var values: [Value]
     /// The position of the base variant's value in `values`.
-    public var baseIndex: Int
+    package var baseIndex: Int
 
     /// Whether a token is an unlabelled payload position: `_0`, `_1`…
     static func isPosition(_ token: String) -> Bool {

@@ -1,30 +1,30 @@
 /// What a component asks to have generated: the base variant, the dimensions, hand-given values
 /// and the size limit of the full product. Built with `Component.permutations(from:over:limit:)`
 /// and `Component.values(_:_:)`; docs/registering.md shows both.
-public struct PermutationSpec: Sendable, Equatable {
+package struct PermutationSpec: Sendable, Equatable {
     /// The name of the variant every generated story starts from; nil when nothing is generated.
-    public var base: String?
+    package var base: String?
     /// Schema paths of the dimensions; nil for every dimension inferred from the schema.
-    public var over: [String]?
+    package var over: [String]?
     /// Hand-given values by schema path, each with the label it has in names and settings.
-    public var values: [HandValues] = []
+    package var values: [HandValues] = []
     /// The full product is generated while it has at most this many stories, else all-pairs.
-    public var limit = 64
+    package var limit = 64
     /// Hand-given values that could not be encoded: reported when the component is registered.
     var problems: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The values given for one path, in order.
-    public struct HandValues: Sendable, Equatable {
-        public var path: String
-        public var values: [Labelled]
+    package struct HandValues: Sendable, Equatable {
+        package var path: String
+        package var values: [Labelled]
     }
 
     /// One value and its label (nil: made from the value).
-    public struct Labelled: Sendable, Equatable {
-        public var label: String?
-        public var json: JSONValue
+    package struct Labelled: Sendable, Equatable {
+        package var label: String?
+        package var json: JSONValue
     }
 }
 

@@ -1,7 +1,7 @@
 extension EditorSchema {
     /// Every path a hint can name, in schema order: object fields, union cases and their payload
     /// fields, `*` for array elements and dictionary values.
-    public var paths: [String] {
+    package var paths: [String] {
         var result: [String] = []
         collectPaths(prefix: JSONPointer(), into: &result, depth: 0)
         return result
@@ -36,7 +36,7 @@ extension EditorSchema {
     }
 
     /// The existing path closest to `path` by edit distance (ties: the first in schema order).
-    public func nearestPath(to path: String) -> String? {
+    package func nearestPath(to path: String) -> String? {
         let target = Array(path.utf8)
         return paths.min { Self.distance(Array($0.utf8), target) < Self.distance(Array($1.utf8), target) }
     }

@@ -2,7 +2,7 @@
 ///
 /// Inferred at run time from the Props type and its variants (`EditorSchema.infer`), so component
 /// authors write nothing extra; `json` is the wire format described in `docs/schema.md`.
-public indirect enum EditorSchema: Sendable, Equatable {
+package indirect enum EditorSchema: Sendable, Equatable {
     /// A struct (or any keyed type): its fields in declaration (decode) order.
     case object(name: String, fields: [Field])
     /// A string, optionally with a format that picks a better control.
@@ -29,13 +29,13 @@ public indirect enum EditorSchema: Sendable, Equatable {
     case unknown
 
     /// One field of an object, or one payload value of a union case (`_0` when unlabelled).
-    public struct Field: Sendable, Equatable {
-        public var name: String
-        public var schema: EditorSchema
+    package struct Field: Sendable, Equatable {
+        package var name: String
+        package var schema: EditorSchema
         /// Set by the `.readOnly` hint: the browser shows the value without an editing control.
-        public var isReadOnly: Bool
+        package var isReadOnly: Bool
 
-        public init(name: String, schema: EditorSchema, isReadOnly: Bool = false) {
+        package init(name: String, schema: EditorSchema, isReadOnly: Bool = false) {
             self.name = name
             self.schema = schema
             self.isReadOnly = isReadOnly
@@ -43,14 +43,14 @@ public indirect enum EditorSchema: Sendable, Equatable {
     }
 
     /// One case of a union, with its payload fields (empty for a case without payload).
-    public struct UnionCase: Sendable, Equatable {
-        public var name: String
-        public var fields: [Field]
+    package struct UnionCase: Sendable, Equatable {
+        package var name: String
+        package var fields: [Field]
         /// A value of this case from a variant (the component's, or an embedded child's), for
         /// the browser to start from when the case is picked.
-        public var example: JSONValue?
+        package var example: JSONValue?
 
-        public init(name: String, fields: [Field], example: JSONValue? = nil) {
+        package init(name: String, fields: [Field], example: JSONValue? = nil) {
             self.name = name
             self.fields = fields
             self.example = example
@@ -58,7 +58,7 @@ public indirect enum EditorSchema: Sendable, Equatable {
     }
 
     /// How a string is edited: the `format` member of a string schema.
-    public enum StringFormat: String, Sendable, Equatable, CaseIterable {
+    package enum StringFormat: String, Sendable, Equatable, CaseIterable {
         /// A text area instead of a single-line field (hint).
         case multiline
         /// A colour picker (hint).
@@ -72,21 +72,12 @@ public indirect enum EditorSchema: Sendable, Equatable {
     }
 }
 
-/// An editor hint for what inference cannot know, keyed by schema path (see `docs/schema.md`).
-public enum FieldHint: Sendable, Hashable {
-    /// Edit the string at the path with a text area (`"format": "multiline"`).
-    case multiline
-    /// Edit the string at the path with a colour picker (`"format": "color"`).
-    case color
-    /// Show the field at the path without an editing control (`"readOnly": true` on the field).
-    case readOnly
-}
 
 // MARK: - Wire format
 
 extension EditorSchema {
     /// The schema as the browser receives it, e.g. `{"type":"optional","wrapped":{"type":"string"}}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .object(let name, let fields):
             return ["type": "object", "name": .string(name), "fields": .array(fields.map(\.json))]
@@ -119,7 +110,7 @@ extension EditorSchema {
 
 extension EditorSchema.Field {
     /// `{"name": ..., "schema": ...}`, plus `"readOnly": true` when set.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = ["name": .string(name), "schema": schema.json]
         if isReadOnly { members["readOnly"] = true }
         return .object(members)
@@ -128,7 +119,7 @@ extension EditorSchema.Field {
 
 extension EditorSchema.UnionCase {
     /// `{"name": ..., "fields": [...]}`, plus `"example"` when a variant shows the case.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = ["name": .string(name), "fields": .array(fields.map(\.json))]
         if let example { members["example"] = example }
         return .object(members)
@@ -219,7 +210,7 @@ extension EditorSchema {
     /// payload field names (`/input/_0/username`), and `*` for any array element or dictionary
     /// value (`/locations/*/name`). Optionals are transparent. `.multiline` and `.color` set the
     /// format of the string at the path; `.readOnly` marks the object field or payload field at it.
-    public func applying(_ hints: [String: FieldHint]) -> EditorSchema {
+    package func applying(_ hints: [String: FieldHint]) -> EditorSchema {
         var result = self
         for path in hints.keys.sorted() {
             guard let pointer = try? JSONPointer(parsing: path) else { continue }
@@ -229,7 +220,7 @@ extension EditorSchema {
     }
 
     /// The hint paths (sorted) that do not name a string (for formats) or a field (for `.readOnly`).
-    public func unmatchedHints(_ hints: [String: FieldHint]) -> [String] {
+    package func unmatchedHints(_ hints: [String: FieldHint]) -> [String] {
         hints.keys.sorted().filter { path in
             guard let pointer = try? JSONPointer(parsing: path) else { return true }
             return applying(hints[path]!, at: pointer.tokens[...]) == nil
@@ -239,7 +230,7 @@ extension EditorSchema {
     /// The schema of the value at `pointer`: a schema path (`/locations/*/name`) or a pointer into
     /// a Props value (`/locations/2/name`), where any token selects an array element or dictionary
     /// value. Optionals on the way are looked through; the result itself may be `optional`.
-    public func schema(at pointer: JSONPointer) -> EditorSchema? {
+    package func schema(at pointer: JSONPointer) -> EditorSchema? {
         var current = self
         var tokens = pointer.tokens[...]
         while let token = tokens.first {
@@ -270,7 +261,7 @@ extension EditorSchema {
     }
 
     /// `schema(at:)` for a path given as text; nil when the text is not a JSON Pointer.
-    public func schema(at path: String) -> EditorSchema? {
+    package func schema(at path: String) -> EditorSchema? {
         guard let pointer = try? JSONPointer(parsing: path) else { return nil }
         return schema(at: pointer)
     }

@@ -11,7 +11,7 @@ extension EditorSchema {
     /// - Parameters:
     ///   - samples: Props values encoded by `JSONValueEncoder`, typically the variants.
     ///   - hints: editor hints keyed by schema path, e.g. `["/bio": .multiline]`.
-    public static func infer<Props: Decodable>(_ type: Props.Type, samples: [JSONValue], hints: [String: FieldHint] = [:]) -> EditorSchema {
+    package static func infer<Props: Decodable>(_ type: Props.Type, samples: [JSONValue], hints: [String: FieldHint] = [:]) -> EditorSchema {
         infer(type, samples: samples, hints: hints, teachers: [])
     }
 

@@ -1,14 +1,14 @@
 import Foundation
 
 /// What kind of edit made a version.
-public enum ChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
+package enum ChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Version 1: the registered variant.
     case registered
     case replace, patch, reset, dispatch, undo, redo, seek, replay
 }
 
 /// An edit as a value, before validation.
-public enum Edit: Sendable, Equatable {
+package enum Edit: Sendable, Equatable {
     /// New props, whole.
     case replace(JSONValue)
     /// An RFC 6902 patch of the live props.
@@ -40,36 +40,36 @@ public enum Edit: Sendable, Equatable {
 
 /// Who asked for an edit: a WebSocket connection, an HTTP request, an MCP client, a replay, the
 /// journal; with the author's name and kind when the client said who it is.
-public struct ChangeSource: Sendable, Hashable, CustomStringConvertible {
+package struct ChangeSource: Sendable, Hashable, CustomStringConvertible {
     /// `ws:<connection>`, `http`, `mcp:<client name>`, `replay`, `registration`.
-    public let description: String
+    package let description: String
     /// The name and kind the client identified itself with; nil when anonymous.
-    public let author: ChangeAuthor?
+    package let author: ChangeAuthor?
 
-    public init(_ description: String, author: ChangeAuthor? = nil) {
+    package init(_ description: String, author: ChangeAuthor? = nil) {
         self.description = description
         self.author = author
     }
 
-    public static let http = ChangeSource("http")
-    public static let replay = ChangeSource("replay")
-    public static let registration = ChangeSource("registration")
-    public static func webSocket(_ connection: UInt64, author: ChangeAuthor? = nil) -> ChangeSource {
+    package static let http = ChangeSource("http")
+    package static let replay = ChangeSource("replay")
+    package static let registration = ChangeSource("registration")
+    package static func webSocket(_ connection: UInt64, author: ChangeAuthor? = nil) -> ChangeSource {
         ChangeSource("ws:\(connection)", author: author)
     }
 }
 
 /// An accepted change: the new live state of a story and the history entry that records it.
-public struct Change: Sendable, Equatable {
-    public let storyID: String
-    public let version: Int
-    public let props: JSONValue
-    public let projections: Projections
-    public let entry: HistoryEntry
+package struct Change: Sendable, Equatable {
+    package let storyID: String
+    package let version: Int
+    package let props: JSONValue
+    package let projections: Projections
+    package let entry: HistoryEntry
 }
 
 /// The result of an accepted edit: a new version, or nothing to change (a command with no suggestion).
-public enum EditOutcome: Sendable, Equatable {
+package enum EditOutcome: Sendable, Equatable {
     case changed(Change)
     case unchanged
 }

@@ -1,65 +1,58 @@
-/// Why an edit was refused: a code from the contract, a message for people and, where one field
-/// is at fault, its JSON Pointer. A refused edit changes nothing.
-public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A contract error code, e.g. `invalid-props`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+/// Why an edit of a story's props was refused: a code from the contract, a message for people and,
+/// where one field is at fault, its JSON Pointer. A refused edit changes nothing.
+///
+/// Only failures of the edit itself live here; the server wraps them, unchanged on the wire, in its
+/// own error type beside the protocol's codes (`bad-json`, `unauthorized`, ...).
+package struct EditError: ContractError, Equatable {
+    /// A contract error code (docs/protocol.md, "Errors"), e.g. `invalid-props`.
+    package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code as the contract spells it on the wire.
+        package let rawValue: String
+        /// A code by its contract spelling.
+        package init(rawValue: String) { self.rawValue = rawValue }
+        /// The contract spelling.
+        package var description: String { rawValue }
 
-        /// Not JSON, or nested deeper than the cap.
-        public static let badJSON = Code(rawValue: "bad-json")
-        /// JSON, but not a message: not an object, or a missing or wrongly typed field.
-        public static let badMessage = Code(rawValue: "bad-message")
-        public static let unknownType = Code(rawValue: "unknown-type")
-        public static let notFound = Code(rawValue: "not-found")
         /// `base` is not the live version, or there is nothing to undo or redo.
-        public static let conflict = Code(rawValue: "conflict")
+        package static let conflict = Code(rawValue: "conflict")
         /// A JSON Patch `test` operation failed.
-        public static let testFailed = Code(rawValue: "test-failed")
-        public static let tooLarge = Code(rawValue: "too-large")
+        package static let testFailed = Code(rawValue: "test-failed")
+        /// The props (or the patch building them) would pass the size limit.
+        package static let tooLarge = Code(rawValue: "too-large")
         /// The value does not decode into the Props type.
-        public static let invalidProps = Code(rawValue: "invalid-props")
+        package static let invalidProps = Code(rawValue: "invalid-props")
         /// The JSON Patch is malformed or cannot be applied (a path that does not exist).
-        public static let invalidPatch = Code(rawValue: "invalid-patch")
+        package static let invalidPatch = Code(rawValue: "invalid-patch")
         /// A dispatched command that the component's typed commands do not know.
-        public static let unknownCommand = Code(rawValue: "unknown-command")
-        public static let notSubscribed = Code(rawValue: "not-subscribed")
-        public static let unauthorized = Code(rawValue: "unauthorized")
-        public static let forbidden = Code(rawValue: "forbidden")
-        public static let methodNotAllowed = Code(rawValue: "method-not-allowed")
-        /// The change could not be written to the journal, so it was not made.
-        public static let storageFailed = Code(rawValue: "storage-failed")
+        package static let unknownCommand = Code(rawValue: "unknown-command")
+        /// A seek to a version that is not in the story's history (the contract's `not-found`).
+        package static let unknownVersion = Code(rawValue: "not-found")
     }
 
-    public let code: Code
-    public let message: String
-    public let path: String?
+    /// Which kind of failure.
+    package let code: Code
+    /// What is wrong, for people.
+    package let message: String
+    /// The JSON Pointer of the field at fault, if one is.
+    package let path: String?
 
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    /// An error with `code`, `message` and optionally the pointer of the field at fault.
+    package init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
     }
 
-    public var description: String {
-        "\(code): \(message)\(path.map { " at \($0)" } ?? "")"
-    }
-
-    /// `{"code", "message", ["path"]}`, the body of every error the contract sends.
-    public var json: JSONValue {
-        var members: [String: JSONValue] = ["code": .string(code.rawValue), "message": .string(message)]
-        if let path { members["path"] = .string(path) }
-        return .object(members)
-    }
+    /// The contract's spelling of `code`.
+    package var contractCode: String { code.rawValue }
 
     /// An invalid-props error from a decoding failure.
-    public init(_ error: PropsError) {
+    package init(_ error: PropsError) {
         self.init(.invalidProps, error.message, path: error.path.description)
     }
 
     /// The error for a patch that failed.
-    public init(_ error: JSONPatchError) {
+    package init(_ error: JSONPatchError) {
         switch error.kind {
         case .testFailed: self.init(.testFailed, error.message, path: error.path)
         case .tooLarge: self.init(.tooLarge, error.message, path: error.path)

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 
 /// One recorded version of a story: when, how, by whom, and the patch from the version before.
-public struct HistoryEntry: Sendable, Equatable {
-    public let version: Int
-    public let at: Date
-    public let kind: ChangeKind
-    public let source: ChangeSource
+package struct HistoryEntry: Sendable, Equatable {
+    package let version: Int
+    package let at: Date
+    package let kind: ChangeKind
+    package let source: ChangeSource
     /// The `ref` of the message that caused it, when there was one.
-    public let ref: String?
+    package let ref: String?
     /// For dispatches: the command that was used.
-    public let command: Command?
+    package let command: Command?
     /// From the previous version's props to this version's props (empty for version 1).
-    public let patch: JSONPatch
+    package let patch: JSONPatch
 
-    public init(version: Int, at: Date, kind: ChangeKind, source: ChangeSource, ref: String?, command: Command?, patch: JSONPatch) {
+    package init(version: Int, at: Date, kind: ChangeKind, source: ChangeSource, ref: String?, command: Command?, patch: JSONPatch) {
         self.version = version
         self.at = at
         self.kind = kind
@@ -24,7 +24,7 @@ public struct HistoryEntry: Sendable, Equatable {
     }
 
     /// `{"version", "at", "kind", "source", ["author"], ["ref"], ["command"], "patch"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = [
             "version": .integer(Int64(version)),
             "at": .string(ISO8601.string(from: at)),

@@ -1,38 +1,38 @@
-public import Foundation
+package import Foundation
 
 /// A story's recorded changes as a portable value: exported as JSON, imported, replayed.
 ///
 /// `{"v": 1, "story", "base": props, "entries": [{"version", "at", "kind", "source", "patch"}]}`:
 /// the base is the full props of the first entry's version; each later entry is a patch from the
 /// one before. An import is validated entry by entry before anything is applied.
-public struct Recording: Sendable, Equatable {
+package struct Recording: Sendable, Equatable {
     /// One recorded state.
-    public struct Step: Sendable, Equatable {
-        public let version: Int
-        public let at: Date
-        public let kind: ChangeKind
-        public let props: JSONValue
+    package struct Step: Sendable, Equatable {
+        package let version: Int
+        package let at: Date
+        package let kind: ChangeKind
+        package let props: JSONValue
     }
 
-    public let story: String
+    package let story: String
     /// Every recorded state with its full props, oldest first.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// The recording of `session`'s history from `from` to `to` (inclusive; defaults: all of it).
-    public init(_ session: StorySession, from: Int? = nil, to: Int? = nil) throws(EditError) {
+    package init(_ session: StorySession, from: Int? = nil, to: Int? = nil) throws(RecordingError) {
         let history = session.history
         guard let oldest = history.oldestVersion, let newest = history.newestVersion else {
-            throw EditError(.notFound, "no history recorded")
+            throw RecordingError(.notRecorded, "no history recorded")
         }
         let first = from ?? oldest
         let last = to ?? newest
         guard oldest <= first, first <= last, last <= newest else {
-            throw EditError(.notFound, "versions \(first)...\(last) are not all in the history (recorded: \(oldest)...\(newest))")
+            throw RecordingError(.notRecorded, "versions \(first)...\(last) are not all in the history (recorded: \(oldest)...\(newest))")
         }
         var steps: [Step] = []
         for version in first...last {
             guard let entry = history.entry(version: version), let props = history.props(at: version) else {
-                throw EditError(.notFound, "version \(version) is not in the history")
+                throw RecordingError(.notRecorded, "version \(version) is not in the history")
             }
             steps.append(Step(version: version, at: entry.at, kind: entry.kind, props: props))
         }
@@ -42,19 +42,19 @@ public struct Recording: Sendable, Equatable {
 
     /// Reads a recording for `story`, validating every step by decoding it into the Props type of
     /// `component`. The first bad entry is the error; nothing is returned partially.
-    public init(json: JSONValue, story: String, component: AnyComponent) throws(EditError) {
-        guard case .object = json else { throw EditError(.badMessage, "a recording is a JSON object") }
-        guard json["v"] == 1 else { throw EditError(.badMessage, "unknown recording format: expected \"v\": 1", path: "/v") }
-        guard let base = json["base"] else { throw EditError(.badMessage, "missing field base", path: "/base") }
+    package init(json: JSONValue, story: String, component: AnyComponent) throws(RecordingError) {
+        guard case .object = json else { throw RecordingError(.malformed, "a recording is a JSON object") }
+        guard json["v"] == 1 else { throw RecordingError(.malformed, "unknown recording format: expected \"v\": 1", path: "/v") }
+        guard let base = json["base"] else { throw RecordingError(.malformed, "missing field base", path: "/base") }
         guard let entries = json["entries"]?.arrayValue, !entries.isEmpty else {
-            throw EditError(.badMessage, "entries must be a non-empty array", path: "/entries")
+            throw RecordingError(.malformed, "entries must be a non-empty array", path: "/entries")
         }
         var steps: [Step] = []
         var props = base
         for (index, entry) in entries.enumerated() {
             let pointer = "/entries/\(index)"
             guard let at = entry["at"]?.stringValue.flatMap(ISO8601.date(from:)) else {
-                throw EditError(.badMessage, "entry \(index): at must be an ISO 8601 date-time", path: pointer + "/at")
+                throw RecordingError(.malformed, "entry \(index): at must be an ISO 8601 date-time", path: pointer + "/at")
             }
             let version = entry["version"]?.integerValue.flatMap { Int(exactly: $0) } ?? index + 1
             let kind = entry["kind"]?.stringValue.flatMap(ChangeKind.init(rawValue:)) ?? .replay
@@ -63,17 +63,17 @@ public struct Recording: Sendable, Equatable {
                     let patch = try JSONPatch(json: entry["patch"] ?? .array([]))
                     props = try patch.apply(to: props)
                 } catch {
-                    throw EditError(.invalidPatch, "entry \(index): \(error.message)", path: pointer + "/patch")
+                    throw RecordingError(.invalidPatch, "entry \(index): \(error.message)", path: pointer + "/patch")
                 }
             }
             switch component.validate(props) {
             case .failure(let error):
-                throw EditError(.invalidProps, "entry \(index) (version \(version)): \(error.message)", path: pointer + "/props" + error.path.description)
+                throw RecordingError(.invalidProps, "entry \(index) (version \(version)): \(error.message)", path: pointer + "/props" + error.path.description)
             case .success(let validated):
                 steps.append(Step(version: version, at: at, kind: kind, props: validated.props))
             }
             if let previous = steps.dropLast().last, previous.at > at {
-                throw EditError(.badMessage, "entry \(index): entries must be in time order", path: pointer + "/at")
+                throw RecordingError(.malformed, "entry \(index): entries must be in time order", path: pointer + "/at")
             }
         }
         self.story = story
@@ -81,7 +81,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// The portable JSON form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var entries: [JSONValue] = []
         var previous: JSONValue?
         for step in steps {
@@ -97,7 +97,7 @@ public struct Recording: Sendable, Equatable {
 
     /// The waits between steps when played `speed` times faster than recorded, each gap at most
     /// `maxGap` seconds: the first step plays at once.
-    public func delays(speed: Double, maxGap: TimeInterval = 10) -> [TimeInterval] {
+    package func delays(speed: Double, maxGap: TimeInterval = 10) -> [TimeInterval] {
         guard speed > 0 else { return Array(repeating: 0, count: steps.count) }
         return steps.indices.map { index in
             index == 0 ? 0 : min(steps[index].at.timeIntervalSince(steps[index - 1].at) / speed, maxGap)

@@ -7,28 +7,28 @@
 /// Bounded: past `capacity` entries the oldest are dropped (with their snapshots), and the oldest
 /// kept version always has a snapshot. Dropped versions can no longer be sought, undone to or
 /// replayed; the live state and the version numbering are never affected.
-public struct StoryHistory: Sendable {
-    public static let defaultCapacity = 1_000
-    public static let defaultSnapshotInterval = 32
+package struct StoryHistory: Sendable {
+    package static let defaultCapacity = 1_000
+    package static let defaultSnapshotInterval = 32
 
-    public let capacity: Int
-    public let snapshotInterval: Int
+    package let capacity: Int
+    package let snapshotInterval: Int
     /// Entries with consecutive versions, oldest first.
-    public private(set) var entries: [HistoryEntry] = []
+    package private(set) var entries: [HistoryEntry] = []
     private var snapshots: [Int: JSONValue] = [:]
 
-    public init(capacity: Int = defaultCapacity, snapshotInterval: Int = defaultSnapshotInterval) {
+    package init(capacity: Int = defaultCapacity, snapshotInterval: Int = defaultSnapshotInterval) {
         self.capacity = max(capacity, 2)
         self.snapshotInterval = max(snapshotInterval, 1)
     }
 
     /// The oldest version still recorded.
-    public var oldestVersion: Int? { entries.first?.version }
+    package var oldestVersion: Int? { entries.first?.version }
     /// The newest version recorded.
-    public var newestVersion: Int? { entries.last?.version }
+    package var newestVersion: Int? { entries.last?.version }
 
     /// Records `entry`, whose patch leads from the previous entry's props to `props`.
-    public mutating func record(_ entry: HistoryEntry, props: JSONValue) {
+    package mutating func record(_ entry: HistoryEntry, props: JSONValue) {
         precondition(entries.last.map { $0.version + 1 == entry.version } ?? true, "history versions must be consecutive")
         if entries.isEmpty || entry.version % snapshotInterval == 0 {
             snapshots[entry.version] = props
@@ -40,13 +40,13 @@ public struct StoryHistory: Sendable {
     }
 
     /// The entry of `version`, if it is still recorded.
-    public func entry(version: Int) -> HistoryEntry? {
+    package func entry(version: Int) -> HistoryEntry? {
         guard let oldest = oldestVersion, version >= oldest, version - oldest < entries.count else { return nil }
         return entries[version - oldest]
     }
 
     /// The props of `version`, rebuilt from the nearest snapshot at or before it.
-    public func props(at version: Int) -> JSONValue? {
+    package func props(at version: Int) -> JSONValue? {
         guard let oldest = oldestVersion, let newest = newestVersion, (oldest...newest).contains(version) else { return nil }
         var base = version
         while snapshots[base] == nil { base -= 1 }
@@ -63,7 +63,7 @@ public struct StoryHistory: Sendable {
     }
 
     /// Entries newer than `version` (all of them when nil).
-    public func entries(since version: Int?) -> ArraySlice<HistoryEntry> {
+    package func entries(since version: Int?) -> ArraySlice<HistoryEntry> {
         guard let version, let oldest = oldestVersion else { return entries[...] }
         let start = min(max(version + 1 - oldest, 0), entries.count)
         return entries[start...]

@@ -1,16 +1,16 @@
-public import Foundation
+package import Foundation
 
 /// The live state of one story: a single-writer state machine that validates every edit by
 /// decoding it into the Props type, numbers the versions and records the history.
 ///
 /// Every change travels one path: edit -> candidate props -> validate (decode, re-encode,
 /// render) -> new version -> history. A refused edit returns an error and changes nothing.
-public struct StorySession: Sendable {
-    public let story: Catalog.Story
-    public private(set) var version: Int
-    public private(set) var props: JSONValue
-    public private(set) var projections: Projections
-    public private(set) var history: StoryHistory
+package struct StorySession: Sendable {
+    package let story: Catalog.Story
+    package private(set) var version: Int
+    package private(set) var props: JSONValue
+    package private(set) var projections: Projections
+    package private(set) var history: StoryHistory
     /// Versions to go back to, most recent last.
     private var undoStack: [Int] = []
     /// Versions undone, to go forward to again.
@@ -18,7 +18,7 @@ public struct StorySession: Sendable {
 
     /// A session at version 1 with the registered props. Fails if the registered props do not
     /// decode, which `Catalog` rules out for encodable variants of a sound Props type.
-    public init(story: Catalog.Story, history: StoryHistory = StoryHistory(), at date: Date = Date()) throws(EditError) {
+    package init(story: Catalog.Story, history: StoryHistory = StoryHistory(), at date: Date = Date()) throws(EditError) {
         let validated: AnyComponent.Validated
         switch story.component.validate(story.props) {
         case .success(let value): validated = value
@@ -37,7 +37,7 @@ public struct StorySession: Sendable {
     /// A session rebuilt from recorded versions, oldest first, each with its full props: the live
     /// state is the last one and the numbering goes on from it. Every version is validated by
     /// decoding it into the Props type; the first that does not decode is thrown with its version.
-    public init(story: Catalog.Story, restoring versions: [(entry: HistoryEntry, props: JSONValue)],
+    package init(story: Catalog.Story, restoring versions: [(entry: HistoryEntry, props: JSONValue)],
                 history: StoryHistory = StoryHistory()) throws(RestoreError) {
         guard let first = versions.first else { throw RestoreError(version: 0, reason: "nothing to restore") }
         var history = history
@@ -64,9 +64,9 @@ public struct StorySession: Sendable {
     }
 
     /// Whether `undo` has something to go back to.
-    public var canUndo: Bool { undoStack.last.map(isRecorded) ?? false }
+    package var canUndo: Bool { undoStack.last.map(isRecorded) ?? false }
     /// Whether `redo` has something to go forward to.
-    public var canRedo: Bool { redoStack.last.map(isRecorded) ?? false }
+    package var canRedo: Bool { redoStack.last.map(isRecorded) ?? false }
 
     /// Whether `version` is still in the history (cheap: no props are rebuilt).
     private func isRecorded(_ version: Int) -> Bool {
@@ -75,7 +75,7 @@ public struct StorySession: Sendable {
     }
 
     /// Applies `edit` if it is valid. `base`, when given, must be the live version.
-    public mutating func apply(
+    package mutating func apply(
         _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<EditOutcome, EditError> {
         prepare(edit, base: base, source: source, ref: ref, at: date, limit: limit).map { prepared in
@@ -87,7 +87,7 @@ public struct StorySession: Sendable {
     /// to change (a command with no suggestion), or why the edit is refused. The hub journals the
     /// prepared change before it commits it. Candidate props past `limit` are refused `too-large`
     /// before they are decoded, and a patch stops as soon as it would build past it.
-    public func prepare(
+    package func prepare(
         _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<PreparedChange?, EditError> {
         if let base, base != version {
@@ -126,7 +126,7 @@ public struct StorySession: Sendable {
         case .seek(let target):
             guard let past = history.props(at: target) else {
                 let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
-                return .failure(EditError(.notFound, "version \(target) is not in the history (recorded: \(range))"))
+                return .failure(EditError(.unknownVersion, "version \(target) is not in the history (recorded: \(range))"))
             }
             candidate = past
         }
@@ -145,7 +145,7 @@ public struct StorySession: Sendable {
     }
 
     /// Makes a prepared change the live state; it must have been prepared from the current version.
-    public mutating func commit(_ prepared: PreparedChange) -> Change {
+    package mutating func commit(_ prepared: PreparedChange) -> Change {
         let previous = version
         let entry = prepared.entry
         precondition(entry.version == previous + 1, "a prepared change must be committed on the version it was prepared from")
@@ -172,9 +172,9 @@ public struct StorySession: Sendable {
 }
 
 /// A validated edit, not yet made: its new props and view, and the history entry it will record.
-public struct PreparedChange: Sendable {
+package struct PreparedChange: Sendable {
     let validated: AnyComponent.Validated
-    public let entry: HistoryEntry
+    package let entry: HistoryEntry
     /// The props the change makes live.
-    public var props: JSONValue { validated.props }
+    package var props: JSONValue { validated.props }
 }

@@ -5,14 +5,14 @@
 /// heading more than one level below the one before it), `secure-value` (a secure field announced
 /// with a value), `duplicate-name` (two controls in one container with the same name and different
 /// commands: a warning).
-public enum AccessibilityAudit {
+package enum AccessibilityAudit {
     /// The findings of `nodes` at the component's `level`: none when `off`, every one a warning when `todo`.
-    public static func findings(_ nodes: [ViewNode], level: AuditLevel = .error) -> [AuditFinding] {
+    package static func findings(_ nodes: [ViewNode], level: AuditLevel = .error) -> [AuditFinding] {
         level.applied(to: findings(AccessibilityTree.elements(nodes)))
     }
 
     /// The findings of already read elements, in reading order, at each rule's own severity.
-    public static func findings(_ elements: [AccessibilityElement]) -> [AuditFinding] {
+    package static func findings(_ elements: [AccessibilityElement]) -> [AuditFinding] {
         var findings: [AuditFinding] = []
         var previousLevel: Int?
         var named: [String: [String: AccessibilityElement]] = [:]  // container -> name -> first control
@@ -52,7 +52,7 @@ public enum AccessibilityAudit {
     }
 
     /// `{"story", "level", "findings": [...]}`: the audit route's answer.
-    public static func json(story: String, level: AuditLevel, findings: [AuditFinding]) -> JSONValue {
+    package static func json(story: String, level: AuditLevel, findings: [AuditFinding]) -> JSONValue {
         ["story": .string(story), "level": .string(level.rawValue), "findings": .array(findings.map(\.json))]
     }
 }

@@ -1,34 +1,34 @@
 /// One element a screen reader announces: what the accessibility outline prints on one line and
 /// what the audit inspects. Built from the view tree by ``AccessibilityTree``.
-public struct AccessibilityElement: Sendable, Hashable {
+package struct AccessibilityElement: Sendable, Hashable {
     /// The role announced, as the outline writes it.
-    public enum Role: String, Sendable, Hashable {
+    package enum Role: String, Sendable, Hashable {
         case heading, text, button, textbox, `switch`, image, progress, list
     }
 
-    public var role: Role
+    package var role: Role
     /// The accessible name; empty when the element has none.
-    public var name: String
+    package var name: String
     /// The announced value (a field's text, a progress percentage), if any.
-    public var value: String?
+    package var value: String?
     /// States announced after the value: `on`, `off`, `selected`, `secure`, `indeterminate`, `N items`.
-    public var states: [String] = []
+    package var states: [String] = []
     /// The heading level, for headings.
-    public var level: Int?
-    public var hint: String?
+    package var level: Int?
+    package var hint: String?
     /// Nesting for the outline: list rows sit one level under their list.
-    public var depth: Int
+    package var depth: Int
     /// Where the node is in the view tree: child indices from the root, `/0/2` (see ``ViewPath``).
-    public var node: String
+    package var node: String
     /// The command the element sends, for controls.
-    public var command: Command?
+    package var command: Command?
     /// The node of the nearest grouping container (section, list, list item, component; `/` for the root).
-    public var container: String
+    package var container: String
     /// Whether it is a secure field.
-    public var isSecure = false
+    package var isSecure = false
     /// A non-decorative image with no text alternative.
-    public var isMissingAlt = false
+    package var isMissingAlt = false
 
     /// Whether people can act on it: buttons, fields, switches and list rows with a command.
-    public var isControl: Bool { role == .button || role == .textbox || role == .switch }
+    package var isControl: Bool { role == .button || role == .textbox || role == .switch }
 }

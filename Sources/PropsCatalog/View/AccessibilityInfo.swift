@@ -13,6 +13,7 @@ public struct AccessibilityInfo: Sendable, Hashable {
     /// A heading level (1...6) for text that acts as a heading.
     public var headingLevel: Int?
 
+    /// Accessibility overrides; what is nil keeps what the element would announce.
     public init(label: String? = nil, hint: String? = nil, value: String? = nil, isHidden: Bool = false, headingLevel: Int? = nil) {
         self.label = label
         self.hint = hint

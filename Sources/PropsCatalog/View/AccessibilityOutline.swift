@@ -17,7 +17,7 @@ public enum AccessibilityOutline {
     }
 
     /// The outline of already read elements.
-    public static func render(_ elements: [AccessibilityElement]) -> String {
+    package static func render(_ elements: [AccessibilityElement]) -> String {
         var out = ""
         for element in elements {
             out += line(element)
@@ -27,7 +27,7 @@ public enum AccessibilityOutline {
     }
 
     /// One element's line, without its newline.
-    public static func line(_ element: AccessibilityElement) -> String {
+    package static func line(_ element: AccessibilityElement) -> String {
         var line = String(repeating: "  ", count: element.depth) + element.role.rawValue
         if let level = element.level { line += " level \(level)" }
         if element.role != .list {

@@ -4,9 +4,9 @@
 /// Node paths are the child indices from the root (`/1/0/3`); accessibility modifiers do not add a
 /// level, a section's title and a component's title are not nodes. The browser UI walks the preview's
 /// DOM by the same rule, so a path found here highlights its element there.
-public enum AccessibilityTree {
+package enum AccessibilityTree {
     /// The announced elements of `nodes`, in reading order; hidden nodes are left out.
-    public static func elements(_ nodes: [ViewNode]) -> [AccessibilityElement] {
+    package static func elements(_ nodes: [ViewNode]) -> [AccessibilityElement] {
         var walker = Walker()
         for (index, node) in nodes.enumerated() {
             walker.visit(node, path: "/\(index)", depth: 0, container: "/", info: nil)

@@ -40,7 +40,7 @@ public enum HTMLProjection {
     }
 
     /// The stylesheet of standalone documents; the browser UI's preview uses the same rules.
-    public static let stylesheet = """
+    package static let stylesheet = """
         :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.4; }
         body { margin: 0; padding: 16px; }
         .sb-root { display: flex; flex-direction: column; gap: 8px; max-width: 720px; }
@@ -75,7 +75,7 @@ public enum HTMLProjection {
         """
 
     /// The rules that put a document in `environment`: colour scheme, type size and width.
-    public static func environmentStylesheet(_ environment: ViewEnvironment) -> String {
+    package static func environmentStylesheet(_ environment: ViewEnvironment) -> String {
         var rules = ":root { color-scheme: \(environment.colorScheme.rawValue); font-size: \(environment.dynamicType.bodyPointSize)px; }\n"
         if environment.colorScheme == .dark {
             rules += "body { background: #1c1c1e; color: #f2f2f7; }\nbutton, input { background: #2c2c2e; color: #f2f2f7; }\n"
@@ -219,7 +219,7 @@ public enum HTMLProjection {
     }
 
     /// Escapes text for element content and double- or single-quoted attribute values.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         let needsEscape = text.utf8.contains { byte in
             byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")

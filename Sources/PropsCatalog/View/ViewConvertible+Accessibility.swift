@@ -29,6 +29,7 @@ extension ViewConvertible {
 
 /// A view with accessibility settings; modifiers chain, the outermost winning where they overlap.
 public struct AccessibleView: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
 
     init(_ content: some ViewConvertible, _ info: AccessibilityInfo) {

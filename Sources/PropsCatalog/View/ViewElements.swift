@@ -2,7 +2,9 @@
 
 /// Children stacked top to bottom.
 public struct VStack: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A vertical stack of `content`.
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.stack(.vertical, content())]
     }
@@ -10,7 +12,9 @@ public struct VStack: ViewConvertible {
 
 /// Children side by side.
 public struct HStack: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A horizontal stack of `content`.
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.stack(.horizontal, content())]
     }
@@ -18,7 +22,9 @@ public struct HStack: ViewConvertible {
 
 /// A run of text.
 public struct Text: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// The text `text`.
     public init(_ text: String) {
         viewNodes = [.text(text)]
     }
@@ -26,7 +32,9 @@ public struct Text: ViewConvertible {
 
 /// A heading; level 1 is the most important.
 public struct Heading: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A heading of `level` 1 to 6.
     public init(_ text: String, level: Int = 1) {
         viewNodes = [.heading(text, level: min(max(level, 1), 6))]
     }
@@ -34,7 +42,9 @@ public struct Heading: ViewConvertible {
 
 /// A button that sends a command.
 public struct Button: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A button labelled `label` that sends `command` (nil: it sends nothing).
     public init(_ label: String, command: Command?) {
         viewNodes = [.button(label: label, command: command)]
     }
@@ -48,7 +58,9 @@ public struct Button: ViewConvertible {
 
 /// A text field whose edits send `command` with the new text as payload.
 public struct TextField: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A field showing `value`; `isSecure` hides what is typed.
     public init(_ label: String, value: String, isSecure: Bool = false, command: Command? = nil) {
         viewNodes = [.textField(label: label, value: value, isSecure: isSecure, command: command)]
     }
@@ -56,7 +68,9 @@ public struct TextField: ViewConvertible {
 
 /// An on/off switch.
 public struct Toggle: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A switch labelled `label`, on when `isOn`.
     public init(_ label: String, isOn: Bool, command: Command? = nil) {
         viewNodes = [.toggle(label: label, isOn: isOn, command: command)]
     }
@@ -64,7 +78,9 @@ public struct Toggle: ViewConvertible {
 
 /// A list; each element of `content` that is not already a list item becomes one.
 public struct List: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A list of `content`.
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
@@ -76,7 +92,9 @@ public struct List: ViewConvertible {
 
 /// One item of a list.
 public struct ListItem: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A list item, selected or not, that sends `command` when chosen.
     public init(isSelected: Bool = false, command: Command? = nil, @ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.listItem(isSelected: isSelected, command: command, content())]
     }
@@ -84,7 +102,9 @@ public struct ListItem: ViewConvertible {
 
 /// One view per element of a collection: `ForEach(items) { item in Text(item.name) }`.
 public struct ForEach: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// The views `content` makes of each of `elements`, in order.
     public init<Elements: Sequence>(_ elements: Elements, @ViewBuilder _ content: (Elements.Element) -> [ViewNode]) {
         viewNodes = elements.flatMap(content)
     }
@@ -92,7 +112,9 @@ public struct ForEach: ViewConvertible {
 
 /// An image by URL with its text alternative.
 public struct Image: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// An image at `url` described by `alt`.
     public init(url: String, alt: String) {
         viewNodes = [.image(url: url, alt: alt)]
     }
@@ -105,7 +127,9 @@ public struct Image: ViewConvertible {
 
 /// Determinate progress from 0 to 1.
 public struct ProgressView: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A progress bar labelled `label` at `fraction` (clamped to 0...1).
     public init(_ label: String, fraction: Double) {
         viewNodes = [.progress(label: label, fraction: min(max(fraction, 0), 1))]
     }
@@ -113,7 +137,9 @@ public struct ProgressView: ViewConvertible {
 
 /// Indeterminate progress.
 public struct Spinner: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A spinner announced as `label`.
     public init(_ label: String = "Loading") {
         viewNodes = [.progress(label: label, fraction: nil)]
     }
@@ -121,7 +147,9 @@ public struct Spinner: ViewConvertible {
 
 /// A short status label.
 public struct Badge: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A badge with `text` in `tone`.
     public init(_ text: String, tone: BadgeTone = .neutral) {
         viewNodes = [.badge(text, tone: tone)]
     }
@@ -129,7 +157,9 @@ public struct Badge: ViewConvertible {
 
 /// A titled group.
 public struct Section: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// A group titled `title` around `content`.
     public init(_ title: String, @ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.section(title: title, content())]
     }
@@ -137,7 +167,9 @@ public struct Section: ViewConvertible {
 
 /// A separator line.
 public struct Divider: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode] = [.divider]
+    /// A separator.
     public init() {}
 }
 
@@ -147,7 +179,9 @@ public struct Divider: ViewConvertible {
 /// written back into the parent's props where `props` came from (found by value), and the parent's
 /// own suggestion function sees the command next (docs/registering.md, "Embedded children").
 public struct Embed: ViewConvertible {
+    /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
+    /// The view of `component` for `props`, embedded under its title.
     public init<Child>(_ component: Component<Child>, _ props: Child) {
         guard let recorder = EmbedRecorder.current else {
             viewNodes = [.component(title: component.title, component.view(props))]

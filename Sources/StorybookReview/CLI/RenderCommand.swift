@@ -38,7 +38,7 @@ struct RenderCommand: ParsableCommand {
     func environment() throws -> ViewEnvironment {
         let values: [String: String?] = ["colorScheme": colorScheme, "dynamicType": dynamicType, "locale": locale,
                                          "layoutDirection": layoutDirection, "width": width]
-        do throws(EditError) {
+        do throws(EnvironmentError) {
             return try ViewEnvironment(parameters: values.compactMapValues { $0 })
         } catch {
             throw ValidationError(error.message)

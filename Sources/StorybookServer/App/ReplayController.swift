@@ -84,7 +84,7 @@ final class ReplayController: @unchecked Sendable {
         scheduleNext(replay)
     }
 
-    private func status(_ replay: Replay, _ status: String, error: EditError? = nil) -> JSONValue {
+    private func status(_ replay: Replay, _ status: String, error: APIError? = nil) -> JSONValue {
         var members: [String: JSONValue] = [
             "type": "replay", "story": .string(replay.recording.story), "status": .string(status),
             "replay": .integer(Int64(replay.id)), "steps": .integer(Int64(replay.recording.steps.count)),
@@ -99,30 +99,39 @@ final class ReplayController: @unchecked Sendable {
 
 extension ReplayController {
     /// A replay request, from HTTP or WebSocket: `{["from"], ["to"], ["speed"], ["recording"]}`.
-    func start(story: String, request: JSONValue) -> Result<JSONValue, EditError> {
+    func start(story: String, request: JSONValue) -> Result<JSONValue, APIError> {
         let session: StorySession
         switch hub.session(story) {
         case .success(let value): session = value
         case .failure(let error): return .failure(error)
         }
         guard let fields = request.objectValue else {
-            return .failure(EditError(.badMessage, "a replay request is a JSON object, found \(request.kindDescription)"))
+            return .failure(APIError(.badMessage, "a replay request is a JSON object, found \(request.kindDescription)"))
         }
         let reader = FieldReader(fields: fields)
-        do throws(EditError) {
+        do throws(APIError) {
             let speed: Double
             switch request["speed"] {
             case nil: speed = 1
             case .integer(let integer)?: speed = Double(integer)
             case .double(let double)?: speed = double
-            case let other?: throw EditError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
+            case let other?: throw APIError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
             }
-            guard speed >= 0, speed <= 1000 else { throw EditError(.badMessage, "speed must be between 0 and 1000", path: "/speed") }
+            guard speed >= 0, speed <= 1000 else { throw APIError(.badMessage, "speed must be between 0 and 1000", path: "/speed") }
             let recording: Recording
             if let imported = request["recording"] {
-                recording = try Recording(json: imported, story: story, component: session.story.component)
+                do throws(RecordingError) {
+                    recording = try Recording(json: imported, story: story, component: session.story.component)
+                } catch {
+                    throw APIError(error)
+                }
             } else {
-                recording = try Recording(session, from: try reader.optionalInt("from"), to: try reader.optionalInt("to"))
+                let from = try reader.optionalInt("from"), to = try reader.optionalInt("to")
+                do throws(RecordingError) {
+                    recording = try Recording(session, from: from, to: to)
+                } catch {
+                    throw APIError(error)
+                }
             }
             return .success(start(recording, speed: speed))
         } catch {

@@ -45,11 +45,11 @@ final class StoryHub {
     }
 
     /// The session of a story, created at version 1 on first use.
-    func session(_ storyID: String) -> Result<StorySession, EditError> {
+    func session(_ storyID: String) -> Result<StorySession, APIError> {
         owner?.assertOnQueue()
         if let session = sessions[storyID] { return .success(session) }
         guard let story = catalog.story(id: storyID) else {
-            return .failure(EditError(.notFound, "unknown story '\(storyID)'"))
+            return .failure(APIError(.notFound, "unknown story '\(storyID)'"))
         }
         do {
             let session = try StorySession(story: story)
@@ -57,12 +57,12 @@ final class StoryHub {
             liveStates.publish(session)
             return .success(session)
         } catch {
-            return .failure(error)
+            return .failure(APIError(error))
         }
     }
 
     /// Applies `edit` to a story; on success the new state goes to every subscriber.
-    func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, EditError> {
+    func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, APIError> {
         owner?.assertOnQueue()
         switch session(storyID) {
         case .failure(let error):
@@ -71,7 +71,7 @@ final class StoryHub {
             switch session.prepare(edit, base: base, source: source, ref: ref, limit: sizeLimit) {
             case .failure(let error):
                 logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
-                return .failure(error)
+                return .failure(APIError(error))
             case .success(nil):
                 return .success(session)
             case .success(let prepared?):
@@ -95,9 +95,9 @@ final class StoryHub {
 
     /// Dispatches a command: every subscriber gets the `action` (before the state it leads to), then
     /// the props the component suggests for it, if any, are applied like any edit.
-    func dispatch(_ invocation: CommandInvocation, to storyID: String, source: ChangeSource, ref: String? = nil) -> Result<StorySession, EditError> {
+    func dispatch(_ invocation: CommandInvocation, to storyID: String, source: ChangeSource, ref: String? = nil) -> Result<StorySession, APIError> {
         guard case .success(let session) = session(storyID) else {
-            return .failure(EditError(.notFound, "unknown story '\(storyID)'"))
+            return .failure(APIError(.notFound, "unknown story '\(storyID)'"))
         }
         var action: [String: JSONValue] = [
             "type": "action", "story": .string(storyID), "command": .string(invocation.command.name),
@@ -117,10 +117,10 @@ final class StoryHub {
 
     /// Writes a story's live props as a new saved variant of its component and serves it as a
     /// story from now on. The name must make an id no variant of the component has.
-    func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, EditError> {
+    func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, APIError> {
         owner?.assertOnQueue()
         guard let variants else {
-            return .failure(EditError(.notFound, "saving variants is off: start the server with --variants-dir"))
+            return .failure(APIError(.notFound, "saving variants is off: start the server with --variants-dir"))
         }
         let session: StorySession
         switch self.session(storyID) {
@@ -128,21 +128,21 @@ final class StoryHub {
         case .failure(let error): return .failure(error)
         }
         guard let component = catalog.component(id: session.story.component.id) else {
-            return .failure(EditError(.notFound, "unknown component '\(session.story.component.id)'"))
+            return .failure(APIError(.notFound, "unknown component '\(session.story.component.id)'"))
         }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, name.count <= 120 else {
-            return .failure(EditError(.badMessage, "a variant name has 1 to 120 characters", path: "/name"))
+            return .failure(APIError(.badMessage, "a variant name has 1 to 120 characters", path: "/name"))
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return .failure(EditError(.badMessage, "a variant name may not contain control characters", path: "/name"))
+            return .failure(APIError(.badMessage, "a variant name may not contain control characters", path: "/name"))
         }
         let extended: AnyComponent
         switch component.addingSavedVariant(named: trimmed, props: session.props) {
         case .success(let value): extended = value
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .failure(APIError(error))
         }
-        do throws(EditError) {
+        do throws(APIError) {
             try variants.save(session.props, named: trimmed, of: component)
         } catch {
             return .failure(error)
@@ -150,16 +150,16 @@ final class StoryHub {
         do {
             catalog = try catalog.replacing(extended)
         } catch {
-            return .failure(EditError(.conflict, error.description, path: "/name"))
+            return .failure(APIError(.conflict, error.description, path: "/name"))
         }
         let id = Slug.storyID(componentID: component.id, variantName: trimmed)
         logger.info("saved variant", metadata: ["sb.story": "\(id)", "sb.file": "\(variants.directory.path)"])
-        return catalog.story(id: id).map(Result.success) ?? .failure(EditError(.notFound, "the saved story '\(id)' is missing"))
+        return catalog.story(id: id).map(Result.success) ?? .failure(APIError(.notFound, "the saved story '\(id)' is missing"))
     }
 
     /// Subscribes a connection, whose states are rendered in `environment` from now on; the caller
     /// sends it the current state.
-    func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard) -> Result<StorySession, EditError> {
+    func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard) -> Result<StorySession, APIError> {
         owner?.assertOnQueue()
         let result = session(storyID)
         if case .success = result {

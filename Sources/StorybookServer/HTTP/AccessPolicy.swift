@@ -53,25 +53,25 @@ struct AccessPolicy: Sendable {
     }
 
     /// Why the request is refused, or nil when it may go on.
-    func refusal(_ request: Request) -> EditError? {
+    func refusal(_ request: Request) -> APIError? {
         if let host = request.host, !isAllowedHost(host) {
-            return EditError(.misdirected, "this server does not answer to the host '\(host)'; start it with --allow-host NAME to allow that name")
+            return APIError(.misdirected, "this server does not answer to the host '\(host)'; start it with --allow-host NAME to allow that name")
         }
         if let token, needsToken(request.path), !request.carriesToken(token) {
-            return EditError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header")
+            return APIError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header")
         }
         let changesState = request.isWebSocket || ![.get, .head, .options].contains(request.method)
         if changesState, let origin = request.origin, !isAllowedOrigin(origin) {
-            return EditError(.forbidden, "requests from the origin '\(origin)' may not change anything here; start the server with --allow-origin \(origin) to allow it")
+            return APIError(.forbidden, "requests from the origin '\(origin)' may not change anything here; start the server with --allow-origin \(origin) to allow it")
         }
         if changesState, request.hasBody || request.contentType != nil, !Self.isJSON(request.contentType) {
-            return EditError(.unsupportedMediaType, "the body must be sent as Content-Type: application/json")
+            return APIError(.unsupportedMediaType, "the body must be sent as Content-Type: application/json")
         }
         return nil
     }
 
     /// The rules for a complete request on the app's queue.
-    func refusal(_ request: HTTPRequest) -> EditError? {
+    func refusal(_ request: HTTPRequest) -> APIError? {
         refusal(Request(method: request.method, path: request.path, host: request.headers["host"], origin: request.headers["origin"],
                         contentType: request.headers["content-type"], hasBody: !request.body.isEmpty) { token in
             Self.carries(token, authorization: request.headers["authorization"], queryToken: request.query["token"],
@@ -80,7 +80,7 @@ struct AccessPolicy: Sendable {
     }
 
     /// The rules for a bodiless request read on the loop thread.
-    func refusal(_ request: RequestHead) -> EditError? {
+    func refusal(_ request: RequestHead) -> APIError? {
         refusal(Request(method: request.method, path: request.path, host: request.value(of: .host), origin: request.value(of: .origin),
                         contentType: request.value(of: .contentType), hasBody: false) { token in
             Self.carries(token, authorization: request.value(of: .authorization),
@@ -89,7 +89,7 @@ struct AccessPolicy: Sendable {
     }
 
     /// The rules for a WebSocket upgrade: every WebSocket may change state.
-    func refusal(_ upgrade: UpgradeRequest) -> EditError? {
+    func refusal(_ upgrade: UpgradeRequest) -> APIError? {
         refusal(Request(method: .get, path: upgrade.path, host: upgrade.headers["host"], origin: upgrade.headers["origin"],
                         contentType: nil, hasBody: false, isWebSocket: true) { token in
             Self.carries(token, authorization: upgrade.headers["authorization"], queryToken: upgrade.query["token"],

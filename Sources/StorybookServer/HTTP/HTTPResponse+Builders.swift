@@ -16,7 +16,7 @@ extension HTTPResponse {
     }
 
     /// `{"error": {"code", "message", ["path"]}}` with the status the contract gives the code.
-    static func error(_ error: EditError, status: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
+    static func error(_ error: APIError, status: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
         json(["error": error.json], status: status ?? error.httpStatus, headers: headers)
     }
 
@@ -48,35 +48,6 @@ enum ETagMatcher {
         header.split(separator: ",").contains { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)
             return trimmed == "*" || trimmed == etag || trimmed == "W/" + etag
-        }
-    }
-}
-
-extension EditError.Code {
-    /// The request's `Host` is not a name this server answers to (DNS rebinding).
-    static let misdirected = EditError.Code(rawValue: "misdirected")
-    /// A request body that is not `application/json`.
-    static let unsupportedMediaType = EditError.Code(rawValue: "unsupported-media-type")
-    /// A malformed request: a missing or repeated `Host`, a query parameter outside its domain.
-    static let badRequest = EditError.Code(rawValue: "bad-request")
-}
-
-extension EditError {
-    /// The HTTP status of each contract code.
-    var httpStatus: Int {
-        switch code {
-        case .badJSON, .badMessage: 400
-        case .unauthorized: 401
-        case .forbidden: 403
-        case .misdirected: 421
-        case .unsupportedMediaType: 415
-        case .notFound, .notSubscribed: 404
-        case .methodNotAllowed: 405
-        case .conflict, .testFailed: 409
-        case .tooLarge: 413
-        case .invalidProps, .invalidPatch, .unknownCommand: 422
-        case .storageFailed: 503
-        default: 400
         }
     }
 }

@@ -62,8 +62,14 @@ struct HTTPRouter {
             return api(request, Array(segments.dropFirst()))
         case (_, "render"):
             return render(request, Array(segments.dropFirst()))
+        case (_, "ws") where segments.count == 1 && request.method != .get:
+            return methodNotAllowed(request, allowed: "GET")
+        case ("GET", "ws") where segments.count == 1:
+            // The WebSocket endpoint: an upgrade never reaches the router, so this is a plain request.
+            return .error(APIError(.upgradeRequired, "\(request.path) is the WebSocket endpoint: send a WebSocket upgrade (docs/protocol.md)"),
+                          headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
         case (_, "mcp") where segments.count == 1:
-            guard let mcp else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            guard let mcp else { return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
             return mcp.respond(to: request)
         case ("GET", RenderedStory.previewStylesheetName) where segments.count == 1, ("HEAD", RenderedStory.previewStylesheetName) where segments.count == 1:
             return .cached(Self.previewStylesheet, contentType: "text/css; charset=utf-8", etag: Self.previewStylesheetETag, request: request)
@@ -73,7 +79,7 @@ struct HTTPRouter {
                 return .cached(bytes, contentType: "text/css; charset=utf-8", etag: ContentHash.etag(bytes), request: request)
             }
         case ("GET", _), ("HEAD", _):
-            guard let staticFiles else { return .error(EditError(.notFound, "no such file: \(request.path)")) }
+            guard let staticFiles else { return .error(APIError(.notFound, "no such file: \(request.path)")) }
             var response = staticFiles.response(for: request)
             if request.path == "/" || request.path == "/index.html", request.query["token"] != nil,
                access.isAuthorized(headers: request.headers, query: request.query), let cookie = access.cookieHeader {
@@ -93,13 +99,13 @@ struct HTTPRouter {
         case (_, 1, "index.json"):
             return methodNotAllowed(request, allowed: "GET, HEAD")
         case (_, 1, "renderers"):
-            guard let renderers else { return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
+            guard let renderers else { return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)")) }
             return RendererRoute(registry: renderers, hub: hub).list(request)
         case (_, 1, "projections"): return ProjectionsRoute(renders: renders, maxJSONDepth: maxJSONDepth).respond(to: request)
         case (_, 2, "stories"), (_, 3, "stories"):
             return story(request, id: path[1], action: path.count == 3 ? path[2] : nil)
         case ("POST", 4, "stories") where path[2] == "replay" && path[3] == "stop":
-            guard hub.catalog.story(id: path[1]) != nil else { return .error(EditError(.notFound, "unknown story '\(path[1])'")) }
+            guard hub.catalog.story(id: path[1]) != nil else { return .error(APIError(.notFound, "unknown story '\(path[1])'")) }
             return .json(["stopped": .bool(replays.stop(path[1]))])
         case (_, 4, "stories") where path[2] == "replay" && path[3] == "stop":
             return methodNotAllowed(request, allowed: "POST")
@@ -108,12 +114,12 @@ struct HTTPRouter {
                 .respond(to: request, path: Array(path.dropFirst()))
         case ("GET", 3, "components") where path[2] == "schema":
             guard let component = hub.catalog.component(id: path[1]) else {
-                return .error(EditError(.notFound, "unknown component '\(path[1])'"))
+                return .error(APIError(.notFound, "unknown component '\(path[1])'"))
             }
             return .json(component.schema().json)
         case ("GET", 3, "components") where path[2] == "overview", ("HEAD", 3, "components") where path[2] == "overview":
             guard let overview = renders.overview(path[1]) else {
-                return .error(EditError(.notFound, "unknown component '\(path[1])'"))
+                return .error(APIError(.notFound, "unknown component '\(path[1])'"))
             }
             return .cached(overview.bytes, contentType: HTTPResponse.jsonType, etag: overview.etag, request: request)
         case (_, 3, "components") where path[2] == "overview":
@@ -121,7 +127,7 @@ struct HTTPRouter {
         case (_, 3, "components") where path[2] == "schema":
             return methodNotAllowed(request, allowed: "GET")
         default:
-            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+            return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
     }
 
@@ -144,7 +150,7 @@ struct HTTPRouter {
                 do throws(JSONPatchError) {
                     patch = try JSONPatch(json: body)
                 } catch {
-                    return .error(EditError(error))
+                    return .error(APIError(error))
                 }
                 return answer(hub.apply(.patch(patch), to: id, source: .http))
             }
@@ -157,36 +163,36 @@ struct HTTPRouter {
         case ("POST", "seek"):
             return withJSONBody(request) { body in
                 guard let version = body["version"]?.integerValue else {
-                    return .error(EditError(.badMessage, "the body must be {\"version\": N}", path: "/version"))
+                    return .error(APIError(.badMessage, "the body must be {\"version\": N}", path: "/version"))
                 }
                 return answer(hub.apply(.seek(version: Int(version)), to: id, source: .http))
             }
         case ("GET", "history"):
             let since: Int?
-            do throws(EditError) { since = try Self.version(request, "since") } catch { return .error(error) }
+            do throws(APIError) { since = try Self.version(request, "since") } catch { return .error(error) }
             return answer(hub.session(id)) { session in
                 .json(HistoryMessage.json(session, since: since))
             }
         case ("GET", "recording"):
             let from: Int?, to: Int?
-            do throws(EditError) {
+            do throws(APIError) {
                 from = try Self.version(request, "from")
                 to = try Self.version(request, "to")
             } catch {
                 return .error(error)
             }
             return answer(hub.session(id)) { session in
-                do throws(EditError) {
+                do throws(RecordingError) {
                     let recording = try Recording(session, from: from, to: to)
                     return .json(recording.json, headers: [("Content-Disposition", "attachment; filename=\"\(id).recording.json\"")])
                 } catch {
-                    return .error(error)
+                    return .error(APIError(error))
                 }
             }
         case ("POST", "save"):
             return withJSONBody(request) { body in
                 guard case .string(let name)? = body["name"] else {
-                    return .error(EditError(.badMessage, "the body must be {\"name\": \"...\"}", path: "/name"))
+                    return .error(APIError(.badMessage, "the body must be {\"name\": \"...\"}", path: "/name"))
                 }
                 switch hub.saveVariant(of: id, named: name) {
                 case .success(let story):
@@ -216,7 +222,7 @@ struct HTTPRouter {
         case (_, "audit"), (_, "history"), (_, "recording"):
             return methodNotAllowed(request, allowed: "GET, HEAD")
         default:
-            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+            return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
     }
 
@@ -225,13 +231,13 @@ struct HTTPRouter {
             return RendererRoute(registry: renderers, hub: hub).render(request, name: path[0], renderer: renderer)
         }
         guard path.count == 1, let (id, format) = ProjectionFormat.split(renderName: path[0]) else {
-            return .error(EditError(.notFound, "no projection \(request.path): use /render/{story-id}.txt, .a11y.txt or .html"))
+            return .error(APIError(.notFound, "no projection \(request.path): use /render/{story-id}.txt, .a11y.txt or .html"))
         }
         switch request.method.rawValue {
         case "GET", "HEAD":
             let live = request.query["live"]
             guard live == nil || ["0", "1", "true", "false"].contains(live!) else {
-                return .error(EditError(.badRequest, "live must be 1, true, 0 or false, not '\(live!)'"))
+                return .error(APIError(.badRequest, "live must be 1, true, 0 or false, not '\(live!)'"))
             }
             return withEnvironment(request) { environment in
                 if request.query["live"] == "1" || request.query["live"] == "true" {
@@ -240,24 +246,24 @@ struct HTTPRouter {
                     }
                 }
                 if environment.isStandard {
-                    guard let entry = renders.entry(id) else { return .error(EditError(.notFound, "unknown story '\(id)'")) }
+                    guard let entry = renders.entry(id) else { return .error(APIError(.notFound, "unknown story '\(id)'")) }
                     return entry.response(format, to: request)
                 }
                 guard let story = hub.catalog.story(id: id), let rendered = try? RenderedStory(story, environment: environment) else {
-                    return .error(EditError(.notFound, "unknown story '\(id)'"))
+                    return .error(APIError(.notFound, "unknown story '\(id)'"))
                 }
                 let bytes = Array(rendered.body(format).utf8)
                 return .cached(bytes, contentType: format.contentType, etag: ContentHash.etag(bytes, environment: environment), request: request)
             }
         case "POST":
             guard let component = hub.catalog.component(id: id) else {
-                return .error(EditError(.notFound, "unknown component '\(id)'"))
+                return .error(APIError(.notFound, "unknown component '\(id)'"))
             }
             return withEnvironment(request) { environment in
                 withJSONBody(request) { body in
                     switch component.validate(body, in: environment) {
                     case .failure(let error):
-                        return .error(EditError(error))
+                        return .error(APIError(error))
                     case .success(let validated):
                         let rendered = RenderedStory(view: validated.view, title: component.title, auditLevel: component.auditLevel, environment: environment)
                         return HTTPResponse(status: 200, headers: [("Content-Type", format.contentType)], body: Array(rendered.body(format).utf8))
@@ -282,10 +288,10 @@ struct HTTPRouter {
 
     /// What `body` answers in the environment the query names, or 400 `bad-environment`.
     private func withEnvironment(_ request: HTTPRequest, _ body: (ViewEnvironment) -> HTTPResponse) -> HTTPResponse {
-        do throws(EditError) {
+        do throws(EnvironmentError) {
             return body(try ViewEnvironment(parameters: request.query))
         } catch {
-            return .error(error)
+            return .error(APIError(error))
         }
     }
 
@@ -293,12 +299,12 @@ struct HTTPRouter {
         do {
             return body(try JSONParser.parse(request.body, maxDepth: maxJSONDepth))
         } catch {
-            return .error(EditError(.badJSON, "the body is not JSON: \(error)"))
+            return .error(APIError(.badJSON, "the body is not JSON: \(error)"))
         }
     }
 
     /// The story's state resource (as published after the change), or what `body` makes of the session.
-    private func answer(_ result: Result<StorySession, EditError>, _ body: ((StorySession) -> HTTPResponse)? = nil) -> HTTPResponse {
+    private func answer(_ result: Result<StorySession, APIError>, _ body: ((StorySession) -> HTTPResponse)? = nil) -> HTTPResponse {
         switch result {
         case .success(let session): body?(session) ?? .json(bytes: hub.liveStates.body(of: session))
         case .failure(let error): .error(error)
@@ -306,16 +312,16 @@ struct HTTPRouter {
     }
 
     /// A version-number query parameter (`since`, `from`, `to`): absent, or a whole number from 0; else 400.
-    private static func version(_ request: HTTPRequest, _ name: String) throws(EditError) -> Int? {
+    private static func version(_ request: HTTPRequest, _ name: String) throws(APIError) -> Int? {
         guard let text = request.query[name] else { return nil }
         guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
-            throw EditError(.badRequest, "\(name) must be a version number (a whole number from 0), not '\(text)'")
+            throw APIError(.badRequest, "\(name) must be a version number (a whole number from 0), not '\(text)'")
         }
         return value
     }
 
     private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {
-        .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", allowed)])
+        .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", allowed)])
     }
 }
 

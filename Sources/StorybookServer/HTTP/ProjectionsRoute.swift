@@ -21,7 +21,7 @@ struct ProjectionsRoute {
         switch request.query["format"].map(ProjectionFormat.init(rawValue:)) {
         case nil: format = .text
         case .some(let known?): format = known
-        case .some(nil): return .error(EditError(.badMessage, "format must be text, html or a11y"))
+        case .some(nil): return .error(APIError(.badMessage, "format must be text, html or a11y"))
         }
         switch request.method {
         case .get, .head:
@@ -30,7 +30,7 @@ struct ProjectionsRoute {
         case .post:
             return changes(request, format)
         default:
-            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"),
+            return .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"),
                           headers: [("Allow", "GET, HEAD, POST")])
         }
     }
@@ -41,15 +41,15 @@ struct ProjectionsRoute {
         do {
             body = try JSONParser.parse(request.body, maxDepth: maxJSONDepth)
         } catch {
-            return .error(EditError(.badJSON, "the body is not JSON: \(error)"))
+            return .error(APIError(.badJSON, "the body is not JSON: \(error)"))
         }
         guard let known = body["known"]?.objectValue else {
-            return .error(EditError(.badMessage, "the body must be {\"known\": {\"<story-id>\": \"<hash>\", ...}}", path: "/known"))
+            return .error(APIError(.badMessage, "the body must be {\"known\": {\"<story-id>\": \"<hash>\", ...}}", path: "/known"))
         }
         var hashes: [String: String] = [:]
         for (id, hash) in known {
             guard let hash = hash.stringValue else {
-                return .error(EditError(.badMessage, "expected a hash string, found \(hash.kindDescription)",
+                return .error(APIError(.badMessage, "expected a hash string, found \(hash.kindDescription)",
                                         path: JSONPointer(tokens: ["known", id]).description))
             }
             hashes[id] = hash

@@ -15,13 +15,13 @@ struct ReviewRoute {
         case (.get, 0), (.head, 0): break
         case (.post, 2) where path[1] == "accept": break
         case (_, 0):
-            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "GET, HEAD")])
+            return .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "GET, HEAD")])
         case (_, 2) where path[1] == "accept":
-            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "POST")])
+            return .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.path)"), headers: [("Allow", "POST")])
         default: break
         }
         guard let directory else {
-            return .error(EditError(.notFound, "review is off: start the server with --snapshots DIR"))
+            return .error(APIError(.notFound, "review is off: start the server with --snapshots DIR"))
         }
         switch (request.method, path.count) {
         case (.get, 0), (.head, 0):
@@ -29,7 +29,7 @@ struct ReviewRoute {
         case (.post, 2) where path[1] == "accept":
             return accept(path[0], in: directory)
         default:
-            return .error(EditError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
+            return .error(APIError(.notFound, "no route \(request.method.rawValue) \(request.path)"))
         }
     }
 
@@ -43,12 +43,12 @@ struct ReviewRoute {
     }
 
     /// The body of `GET /api/review` (also what the MCP tool `compare_goldens` answers).
-    func report(_ directory: String) -> Result<JSONValue, EditError> {
+    func report(_ directory: String) -> Result<JSONValue, APIError> {
         let report: SnapshotReport
         do {
             report = try SnapshotCheck(catalog: catalog).run(directory: directory)
         } catch {
-            return .failure(EditError(.notFound, error.description))
+            return .failure(APIError(.notFound, error.description))
         }
         let stories: [JSONValue] = report.stories.filter { $0.status != .unchanged }.map { comparison in
             let golden = try? FileSystem.read(directory + "/\(comparison.id).txt")
@@ -74,7 +74,7 @@ struct ReviewRoute {
     /// Writes the goldens of one story (or deletes those of a removed one).
     private func accept(_ id: String, in directory: String) -> HTTPResponse {
         guard allowRecord else {
-            return .error(EditError(.forbidden, "accepting changes is off: start the server with --allow-record"))
+            return .error(APIError(.forbidden, "accepting changes is off: start the server with --allow-record"))
         }
         do {
             if let story = catalog.story(id: id) {
@@ -89,10 +89,10 @@ struct ReviewRoute {
                 try FileSystem.removeTree(directory + "/" + name)
                 removed = true
             }
-            guard removed else { return .error(EditError(.notFound, "no story or golden '\(id)'")) }
+            guard removed else { return .error(APIError(.notFound, "no story or golden '\(id)'")) }
             return .json(["id": .string(id), "accepted": true, "removed": true])
         } catch {
-            return .error(EditError(.storageFailed, error.description))
+            return .error(APIError(.storageFailed, error.description))
         }
     }
 }

@@ -76,6 +76,6 @@ struct StaticFiles: Sendable {
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        .error(EditError(.notFound, "no such file: \(request.path)"))
+        .error(APIError(.notFound, "no such file: \(request.path)"))
     }
 }

@@ -40,11 +40,11 @@ final class MCPEndpoint {
         case "DELETE":
             // The agent stays listed on the stories it used for the usual while: it was just there.
             guard let id = request.headers["mcp-session-id"], sessions.removeValue(forKey: id) != nil else {
-                return .error(EditError(.notFound, "no MCP session with this Mcp-Session-Id"))
+                return .error(APIError(.notFound, "no MCP session with this Mcp-Session-Id"))
             }
             return HTTPResponse(status: 204, headers: [], body: [])
         default:
-            return .error(EditError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /mcp: this server answers POST with JSON and offers no SSE stream"),
+            return .error(APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /mcp: this server answers POST with JSON and offers no SSE stream"),
                           headers: [("Allow", "POST, DELETE")])
         }
     }
@@ -52,11 +52,11 @@ final class MCPEndpoint {
     private func post(_ request: HTTPRequest) -> HTTPResponse {
         let contentType = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard contentType == "application/json" else {
-            return .error(EditError(EditError.Code(rawValue: "unsupported-media-type"), "an MCP request body is application/json"), status: 415)
+            return .error(APIError(.unsupportedMediaType, "an MCP request body is application/json"))
         }
         if let accept = request.headers["accept"]?.lowercased(),
            !accept.contains("application/json"), !accept.contains("*/*"), !accept.contains("application/*") {
-            return .error(EditError(EditError.Code(rawValue: "not-acceptable"), "this server answers MCP requests with application/json: accept it"), status: 406)
+            return .error(APIError(.notAcceptable, "this server answers MCP requests with application/json: accept it"))
         }
         let message: JSONValue
         do {
@@ -68,6 +68,9 @@ final class MCPEndpoint {
             let reason = message.arrayValue != nil ? "JSON-RPC batches are not supported: send one message per request"
                 : "a JSON-RPC 2.0 message is an object with \"jsonrpc\": \"2.0\""
             return rpc(JSONRPC.error(JSONRPC.Failure(.invalidRequest, reason), id: .null), status: 400)
+        }
+        if let failure = Self.envelopeFailure(members) {
+            return rpc(JSONRPC.error(failure, id: .null), status: 400)
         }
         guard case .string(let method)? = members["method"] else {
             return accepted()  // a response or error from the client: nothing asked of us
@@ -83,14 +86,37 @@ final class MCPEndpoint {
         case .failure(let response): return response
         case .found(let value): client = value
         }
-        let params = members["params"] ?? .object([:])
-        guard case .object = params else {
-            return rpc(JSONRPC.error(JSONRPC.Failure(.invalidParams, "params must be an object"), id: id))
-        }
+        let params = members["params"] ?? .object([:])  // an object: envelopeFailure checked
         do throws(JSONRPC.Failure) {
             return rpc(JSONRPC.result(try call(method, params: params, client: client), id: id), client: client)
         } catch {
             return rpc(JSONRPC.error(error, id: id), client: client)
+        }
+    }
+
+    /// Why a JSON-RPC 2.0 object is not a request, a notification or a response, or nil when it is one:
+    /// `method` a string, `id` a string, a number or null, `params` an object (MCP names its
+    /// parameters); a message without `method` is a response, with an `id` and either a `result` or
+    /// an `error` object.
+    static func envelopeFailure(_ members: [String: JSONValue]) -> JSONRPC.Failure? {
+        switch members["id"] {
+        case nil, .null?, .string?, .integer?, .double?, .exactNumber?: break
+        default: return JSONRPC.Failure(.invalidRequest, "id must be a string, a number or null")
+        }
+        switch members["method"] {
+        case .string?:
+            if let params = members["params"], params.objectValue == nil {
+                return JSONRPC.Failure(.invalidRequest, "params must be an object")
+            }
+            return nil
+        case nil:
+            guard members["id"] != nil, (members["result"] != nil) != (members["error"] != nil),
+                  members["error"].map({ $0.objectValue != nil }) ?? true else {
+                return JSONRPC.Failure(.invalidRequest, "a JSON-RPC message has a string method (a request or notification), or an id and either a result or an error object (a response)")
+            }
+            return nil
+        default:
+            return JSONRPC.Failure(.invalidRequest, "method must be a string")
         }
     }
 

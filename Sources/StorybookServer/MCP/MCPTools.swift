@@ -93,7 +93,7 @@ struct MCPTools {
             throw JSONRPC.Failure(.invalidParams, "unknown tool '\(name)'")
         }
         let reader = FieldReader(fields: arguments.objectValue ?? [:])
-        do throws(EditError) {
+        do throws(APIError) {
             let (text, structured) = try run(name, reader: reader, client: client)
             return ["content": [["type": "text", "text": .string(text)]], "structuredContent": structured, "isError": false]
         } catch {
@@ -105,7 +105,7 @@ struct MCPTools {
         }
     }
 
-    private func run(_ name: String, reader: FieldReader, client: MCPClient) throws(EditError) -> (String, JSONValue) {
+    private func run(_ name: String, reader: FieldReader, client: MCPClient) throws(APIError) -> (String, JSONValue) {
         switch name {
         case "list_stories":
             return list(query: try reader.optionalString("query"))
@@ -138,12 +138,12 @@ struct MCPTools {
                 do throws(JSONPatchError) {
                     patch = try JSONPatch(json: operations)
                 } catch {
-                    throw EditError(error)
+                    throw APIError(error)
                 }
                 focus = operations.arrayValue?.first?["path"]?.stringValue
                 edit = .patch(patch)
             default:
-                throw EditError(.badMessage, "give either props (the whole value) or patch (JSON Patch operations)", path: "/props")
+                throw APIError(.badMessage, "give either props (the whole value) or patch (JSON Patch operations)", path: "/props")
             }
             visit(story, client: client, focus: focus)
             return changed(try hub.apply(edit, to: story, base: base, source: client.source).get())
@@ -165,7 +165,7 @@ struct MCPTools {
             }
             return (lines.joined(separator: "\n"), history)
         case "compare_goldens":
-            guard let snapshotsDirectory else { throw EditError(.notFound, "no goldens: start the server with --snapshots DIR") }
+            guard let snapshotsDirectory else { throw APIError(.notFound, "no goldens: start the server with --snapshots DIR") }
             let report = try ReviewRoute(catalog: hub.catalog, directory: snapshotsDirectory, allowRecord: false).report(snapshotsDirectory).get()
             let stories = report["stories"]?.arrayValue ?? []
             let text = ([report["summary"]?.stringValue ?? ""] + stories.map { story in
@@ -173,7 +173,7 @@ struct MCPTools {
             }).joined(separator: "\n")
             return (text, report)
         default:
-            throw EditError(.notFound, "unknown tool '\(name)'")
+            throw APIError(.notFound, "unknown tool '\(name)'")
         }
     }
 
@@ -196,22 +196,22 @@ struct MCPTools {
         return (lines.joined(separator: "\n"), ["stories": .array(stories), "total": .integer(Int64(matching.count))])
     }
 
-    private func render(_ reader: FieldReader, client: MCPClient) throws(EditError) -> (String, JSONValue) {
+    private func render(_ reader: FieldReader, client: MCPClient) throws(APIError) -> (String, JSONValue) {
         let story = try reader.string("story")
         let formatName = try reader.optionalString("format") ?? "text"
         let source = try reader.optionalString("source") ?? "live"
-        guard let format = ProjectionFormat(rawValue: formatName) else { throw EditError(.badMessage, "format is text, a11y or html", path: "/format") }
-        guard source == "live" || source == "registered" else { throw EditError(.badMessage, "source is live or registered", path: "/source") }
+        guard let format = ProjectionFormat(rawValue: formatName) else { throw APIError(.badMessage, "format is text, a11y or html", path: "/format") }
+        guard source == "live" || source == "registered" else { throw APIError(.badMessage, "source is live or registered", path: "/source") }
         let environment = try Self.environment(reader.fields["environment"])
         let body: String
         var version: JSONValue = .null
         if let props = reader.fields["props"] {
-            guard let component = hub.catalog.story(id: story)?.component else { throw EditError(.notFound, "unknown story '\(story)'") }
-            let validated = try component.validate(props, in: environment).mapError(EditError.init).get()
+            guard let component = hub.catalog.story(id: story)?.component else { throw APIError(.notFound, "unknown story '\(story)'") }
+            let validated = try component.validate(props, in: environment).mapError(APIError.init).get()
             body = RenderedStory(view: validated.view, title: component.title, auditLevel: component.auditLevel, environment: environment).body(format)
         } else if source == "registered" {
             guard let registered = hub.catalog.story(id: story), let rendered = try? RenderedStory(registered, environment: environment) else {
-                throw EditError(.notFound, "unknown story '\(story)'")
+                throw APIError(.notFound, "unknown story '\(story)'")
             }
             body = rendered.body(format)
         } else {
@@ -229,42 +229,46 @@ struct MCPTools {
     }
 
     /// The environment an `environment` argument names (the render routes' query parameters).
-    private static func environment(_ value: JSONValue?) throws(EditError) -> ViewEnvironment {
+    private static func environment(_ value: JSONValue?) throws(APIError) -> ViewEnvironment {
         guard let value, value != .null else { return .standard }
-        guard case .object(let members) = value else { throw EditError(.badMessage, "environment is an object of strings", path: "/environment") }
+        guard case .object(let members) = value else { throw APIError(.badMessage, "environment is an object of strings", path: "/environment") }
         var parameters: [String: String] = [:]
         for (name, member) in members {
             switch member {
             case .string(let text): parameters[name] = text
             case .integer(let number): parameters[name] = String(number)
-            default: throw EditError(.badMessage, "environment values are strings", path: "/environment/\(name)")
+            default: throw APIError(.badMessage, "environment values are strings", path: "/environment/\(name)")
             }
         }
-        return try ViewEnvironment(parameters: parameters)
+        do throws(EnvironmentError) {
+            return try ViewEnvironment(parameters: parameters)
+        } catch {
+            throw APIError(error)
+        }
     }
 
-    private func validate(_ reader: FieldReader) throws(EditError) -> (String, JSONValue) {
-        guard let props = reader.fields["props"] else { throw EditError(.badMessage, "missing field props", path: "/props") }
+    private func validate(_ reader: FieldReader) throws(APIError) -> (String, JSONValue) {
+        guard let props = reader.fields["props"] else { throw APIError(.badMessage, "missing field props", path: "/props") }
         let component: AnyComponent
         if let story = try reader.optionalString("story") {
-            guard let found = hub.catalog.story(id: story)?.component else { throw EditError(.notFound, "unknown story '\(story)'") }
+            guard let found = hub.catalog.story(id: story)?.component else { throw APIError(.notFound, "unknown story '\(story)'") }
             component = found
         } else if let id = try reader.optionalString("component") {
-            guard let found = hub.catalog.component(id: id) else { throw EditError(.notFound, "unknown component '\(id)'") }
+            guard let found = hub.catalog.component(id: id) else { throw APIError(.notFound, "unknown component '\(id)'") }
             component = found
         } else {
-            throw EditError(.badMessage, "name the Props type by story or component", path: "/story")
+            throw APIError(.badMessage, "name the Props type by story or component", path: "/story")
         }
         switch component.validate(props) {
         case .success(let validated):
             return ("valid \(component.propsType)", ["valid": true, "props": validated.props])
         case .failure(let failure):
-            let error = EditError(failure)
+            let error = APIError(failure)
             return ("invalid: \(error.code) at \(error.path ?? "/"): \(error.message)", ["valid": false, "errors": [error.json]])
         }
     }
 
-    private func session(_ reader: FieldReader, client: MCPClient) throws(EditError) -> StorySession {
+    private func session(_ reader: FieldReader, client: MCPClient) throws(APIError) -> StorySession {
         let story = try reader.string("story")
         let session = try hub.session(story).get()
         visit(story, client: client)

@@ -98,7 +98,7 @@ final class Journal: @unchecked Sendable {
     /// Records an accepted change before it is made or acknowledged: `entry` and its resulting
     /// `props`, `session` as it is before the change. Throws when the change cannot be saved: it
     /// must then not be made.
-    func record(_ entry: HistoryEntry, props: JSONValue, of session: StorySession) throws(EditError) {
+    func record(_ entry: HistoryEntry, props: JSONValue, of session: StorySession) throws(APIError) {
         let storyID = session.story.id
         var records: [JournalRecord] = []
         if !journaled.contains(storyID) {
@@ -106,14 +106,14 @@ final class Journal: @unchecked Sendable {
         }
         records.append(JournalRecord(story: storyID, entry: entry, content: .patch(entry.patch)))
         guard repairIfNeeded() else {
-            throw EditError(.storageFailed, "the change could not be saved: the journal cannot be repaired after a failed write (\(JournalError.describe(errno: errno)))")
+            throw APIError(.storageFailed, "the change could not be saved: the journal cannot be repaired after a failed write (\(JournalError.describe(errno: errno)))")
         }
         let bytes = records.flatMap(\.line)
         if let failure = append(bytes) {
             logger.error("journal write failed: \(JournalError.describe(errno: failure))")
             needsRepair = true
             _ = repairIfNeeded()
-            throw EditError(.storageFailed, "the change could not be saved to the journal: \(JournalError.describe(errno: failure))")
+            throw APIError(.storageFailed, "the change could not be saved to the journal: \(JournalError.describe(errno: failure))")
         }
         wholeLength += off_t(bytes.count)
         journaled.insert(storyID)

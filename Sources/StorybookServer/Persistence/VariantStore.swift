@@ -67,12 +67,12 @@ struct VariantStore {
 
     /// Writes `props` as the variant `name` of `component` into its file, keeping every other
     /// variant of the file, loadable or not. A name already in the file is a conflict.
-    func save(_ props: JSONValue, named name: String, of component: AnyComponent) throws(EditError) {
+    func save(_ props: JSONValue, named name: String, of component: AnyComponent) throws(APIError) {
         let url = file(for: component.id)
         var document = read(url)?.objectValue ?? [:]
         var variants = document["variants"]?.objectValue ?? [:]
         if variants.keys.contains(where: { Slug.make($0) == Slug.make(name) }) {
-            throw EditError(.conflict, "a saved variant named like '\(name)' already exists in \(url.path)", path: "/name")
+            throw APIError(.conflict, "a saved variant named like '\(name)' already exists in \(url.path)", path: "/name")
         }
         variants[name] = props
         document["component"] = .string(component.id)
@@ -81,7 +81,7 @@ struct VariantStore {
         do {
             try write(Array((JSONValue.object(document).serialized(pretty: true) + "\n").utf8), to: url)
         } catch {
-            throw EditError(.storageFailed, "the variant could not be written to \(url.path): \(JournalError.describe(error))")
+            throw APIError(.storageFailed, "the variant could not be written to \(url.path): \(JournalError.describe(error))")
         }
     }
 

@@ -17,21 +17,21 @@ enum RendererMessage: Equatable {
     static let maxNameLength = 80
 
     /// Parses the renderer messages; nil when `type` is none of them.
-    static func parse(type: String, _ reader: FieldReader) throws(EditError) -> RendererMessage? {
+    static func parse(type: String, _ reader: FieldReader) throws(APIError) -> RendererMessage? {
         switch type {
         case "renderer":
             let name = try label(reader, "name")
             let platform = try label(reader, "platform")
             guard let list = reader.fields["components"] else {
-                throw EditError(.badMessage, "missing field components", path: "/components")
+                throw APIError(.badMessage, "missing field components", path: "/components")
             }
             guard case .array(let elements) = list else {
-                throw EditError(.badMessage, "components must be an array of component ids, found \(list.kindDescription)", path: "/components")
+                throw APIError(.badMessage, "components must be an array of component ids, found \(list.kindDescription)", path: "/components")
             }
             var components: [String] = []
             for (index, element) in elements.enumerated() {
                 guard case .string(let id) = element else {
-                    throw EditError(.badMessage, "components/\(index) must be a string, found \(element.kindDescription)", path: "/components/\(index)")
+                    throw APIError(.badMessage, "components/\(index) must be a string, found \(element.kindDescription)", path: "/components/\(index)")
                 }
                 if !components.contains(id) { components.append(id) }
             }
@@ -43,12 +43,12 @@ enum RendererMessage: Equatable {
         case "rendered":
             let story = try reader.string("story")
             guard let version = try reader.optionalInt("version") else {
-                throw EditError(.badMessage, "missing field version", path: "/version")
+                throw APIError(.badMessage, "missing field version", path: "/version")
             }
             let content = RendererReport.Content(
                 image: try image(reader), text: try reader.optionalString("text"), error: try reader.optionalString("error"))
             guard content.image != nil || content.text != nil || content.error != nil else {
-                throw EditError(.badMessage, "a report carries at least one of image, text and error", path: "")
+                throw APIError(.badMessage, "a report carries at least one of image, text and error", path: "")
             }
             return .rendered(content, story: story, version: version)
         default:
@@ -57,24 +57,24 @@ enum RendererMessage: Equatable {
     }
 
     /// A non-empty, single-line string of at most ``maxNameLength`` characters.
-    private static func label(_ reader: FieldReader, _ name: String) throws(EditError) -> String {
+    private static func label(_ reader: FieldReader, _ name: String) throws(APIError) -> String {
         let value = try reader.string(name)
         guard !value.isEmpty, value.count <= maxNameLength, !value.contains(where: \.isNewline),
               !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw EditError(.badMessage, "\(name) must be 1 to \(maxNameLength) characters on one line", path: "/\(name)")
+            throw APIError(.badMessage, "\(name) must be 1 to \(maxNameLength) characters on one line", path: "/\(name)")
         }
         return value
     }
 
     /// The base64 PNG of `image`, decoded and checked.
-    private static func image(_ reader: FieldReader) throws(EditError) -> [UInt8]? {
+    private static func image(_ reader: FieldReader) throws(APIError) -> [UInt8]? {
         guard let base64 = try reader.optionalString("image") else { return nil }
         guard let data = Data(base64Encoded: base64) else {
-            throw EditError(.badMessage, "image must be base64 (RFC 4648, with padding)", path: "/image")
+            throw APIError(.badMessage, "image must be base64 (RFC 4648, with padding)", path: "/image")
         }
         let bytes = [UInt8](data)
         guard bytes.starts(with: pngSignature) else {
-            throw EditError(.badMessage, "image must be a PNG (its bytes do not start with the PNG signature)", path: "/image")
+            throw APIError(.badMessage, "image must be a PNG (its bytes do not start with the PNG signature)", path: "/image")
         }
         return bytes
     }

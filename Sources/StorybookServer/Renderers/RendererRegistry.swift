@@ -63,7 +63,7 @@ final class RendererRegistry {
     }
 
     /// Handles one renderer-protocol message.
-    func handle(_ message: RendererMessage, from connection: ConnectionID) -> Result<Void, EditError> {
+    func handle(_ message: RendererMessage, from connection: ConnectionID) -> Result<Void, APIError> {
         switch message {
         case .watch:
             listeners.insert(connection)
@@ -84,12 +84,12 @@ final class RendererRegistry {
         hub.send(report.message(renderer: name), to: connection, coalescingKey: Self.reportKey(name, story))
     }
 
-    private func announce(name: String, platform: String, components: [String], connection: ConnectionID) -> Result<Void, EditError> {
+    private func announce(name: String, platform: String, components: [String], connection: ConnectionID) -> Result<Void, APIError> {
         if let current = names[connection] {
-            return .failure(EditError(.conflict, "this connection is already the renderer '\(current)'", path: "/name"))
+            return .failure(APIError(.conflict, "this connection is already the renderer '\(current)'", path: "/name"))
         }
         if let unknown = components.first(where: { hub.catalog.component(id: $0) == nil }) {
-            return .failure(EditError(.notFound, "unknown component '\(unknown)': components lists ids from /api/index.json", path: "/components"))
+            return .failure(APIError(.notFound, "unknown component '\(unknown)': components lists ids from /api/index.json", path: "/components"))
         }
         if let previous = renderers[name] {
             names[previous.connection] = nil
@@ -106,10 +106,10 @@ final class RendererRegistry {
         return .success(())
     }
 
-    private func show(_ story: String, on name: String, by connection: ConnectionID) -> Result<Void, EditError> {
+    private func show(_ story: String, on name: String, by connection: ConnectionID) -> Result<Void, APIError> {
         guard var renderer = renderers[name] else {
             let connected = all.map(\.name).joined(separator: ", ")
-            return .failure(EditError(.notFound, "no renderer named '\(name)' is connected" + (connected.isEmpty ? "" : " (connected: \(connected))"), path: "/renderer"))
+            return .failure(APIError(.notFound, "no renderer named '\(name)' is connected" + (connected.isEmpty ? "" : " (connected: \(connected))"), path: "/renderer"))
         }
         let session: StorySession
         switch hub.session(story) {
@@ -118,7 +118,7 @@ final class RendererRegistry {
         }
         let component = session.story.component.id
         guard renderer.components.contains(component) else {
-            return .failure(EditError(.notFound, "the renderer '\(name)' does not render the component '\(component)' (it renders: \(renderer.components.joined(separator: ", ")))", path: "/story"))
+            return .failure(APIError(.notFound, "the renderer '\(name)' does not render the component '\(component)' (it renders: \(renderer.components.joined(separator: ", ")))", path: "/story"))
         }
         watching[connection] = name
         if renderer.showing == story {
@@ -140,9 +140,9 @@ final class RendererRegistry {
         return .success(())
     }
 
-    private func report(_ content: RendererReport.Content, story: String, version: Int, from connection: ConnectionID) -> Result<Void, EditError> {
+    private func report(_ content: RendererReport.Content, story: String, version: Int, from connection: ConnectionID) -> Result<Void, APIError> {
         guard let name = names[connection], var renderer = renderers[name] else {
-            return .failure(EditError(.badMessage, "only a renderer reports renders: announce this connection with {\"type\": \"renderer\", ...} first", path: "/type"))
+            return .failure(APIError(.badMessage, "only a renderer reports renders: announce this connection with {\"type\": \"renderer\", ...} first", path: "/type"))
         }
         let session: StorySession
         switch hub.session(story) {
@@ -150,13 +150,13 @@ final class RendererRegistry {
         case .failure(let error): return .failure(error)
         }
         guard renderer.components.contains(session.story.component.id) else {
-            return .failure(EditError(.badMessage, "the renderer '\(name)' did not announce the component '\(session.story.component.id)'", path: "/story"))
+            return .failure(APIError(.badMessage, "the renderer '\(name)' did not announce the component '\(session.story.component.id)'", path: "/story"))
         }
         guard (1...session.version).contains(version) else {
-            return .failure(EditError(.badMessage, "version \(version) is not a version of '\(story)' (the live version is \(session.version))", path: "/version"))
+            return .failure(APIError(.badMessage, "version \(version) is not a version of '\(story)' (the live version is \(session.version))", path: "/version"))
         }
         if let previous = renderer.reports[story], previous.version > version {
-            return .failure(EditError(.conflict, "a report of version \(previous.version) of '\(story)' was already made; reports go forward", path: "/version"))
+            return .failure(APIError(.conflict, "a report of version \(previous.version) of '\(story)' was already made; reports go forward", path: "/version"))
         }
         let report = RendererReport(story: story, version: version, content: content, at: Date())
         renderer.reports[story] = report

@@ -25,7 +25,7 @@ enum ClientMessage: Equatable {
 
     /// Why a frame is not a message, with what could be read of it to address the error.
     struct Failure: Error, Equatable {
-        let error: EditError
+        let error: APIError
         let ref: String?
         let story: String?
     }
@@ -36,10 +36,10 @@ enum ClientMessage: Equatable {
         do {
             json = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
-            return .failure(Failure(error: EditError(.badJSON, "not JSON: \(error)"), ref: nil, story: nil))
+            return .failure(Failure(error: APIError(.badJSON, "not JSON: \(error)"), ref: nil, story: nil))
         }
         guard case .object(let fields) = json else {
-            return .failure(Failure(error: EditError(.badMessage, "a message is a JSON object, found \(json.kindDescription)"), ref: nil, story: nil))
+            return .failure(Failure(error: APIError(.badMessage, "a message is a JSON object, found \(json.kindDescription)"), ref: nil, story: nil))
         }
         let ref = fields["ref"]?.stringValue
         let story = fields["story"]?.stringValue
@@ -50,24 +50,24 @@ enum ClientMessage: Equatable {
         }
     }
 
-    private static func parse(_ fields: [String: JSONValue]) throws(EditError) -> ClientMessage {
+    private static func parse(_ fields: [String: JSONValue]) throws(APIError) -> ClientMessage {
         let reader = FieldReader(fields: fields)
-        guard let type = fields["type"] else { throw EditError(.badMessage, "missing field type", path: "/type") }
-        guard case .string(let name) = type else { throw EditError(.badMessage, "type must be a string", path: "/type") }
+        guard let type = fields["type"] else { throw APIError(.badMessage, "missing field type", path: "/type") }
+        guard case .string(let name) = type else { throw APIError(.badMessage, "type must be a string", path: "/type") }
         let ref = try reader.optionalString("ref")
         switch name {
         case "subscribe": return .subscribe(story: try reader.string("story"), environment: try reader.environment())
         case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
         case "replace":
-            guard let props = fields["props"] else { throw EditError(.badMessage, "missing field props", path: "/props") }
+            guard let props = fields["props"] else { throw APIError(.badMessage, "missing field props", path: "/props") }
             return .replace(story: try reader.string("story"), props: props, base: try reader.optionalInt("base"), ref: ref)
         case "patch":
-            guard let operations = fields["patch"] else { throw EditError(.badMessage, "missing field patch", path: "/patch") }
+            guard let operations = fields["patch"] else { throw APIError(.badMessage, "missing field patch", path: "/patch") }
             let patch: JSONPatch
             do {
                 patch = try JSONPatch(json: operations)
             } catch {
-                throw EditError(.invalidPatch, error.message, path: error.path)
+                throw APIError(.invalidPatch, error.message, path: error.path)
             }
             return .patch(story: try reader.string("story"), patch: patch, base: try reader.optionalInt("base"), ref: ref)
         case "reset":
@@ -78,7 +78,7 @@ enum ClientMessage: Equatable {
         case "undo": return .undo(story: try reader.string("story"), ref: ref)
         case "redo": return .redo(story: try reader.string("story"), ref: ref)
         case "seek":
-            guard let version = try reader.optionalInt("version") else { throw EditError(.badMessage, "missing field version", path: "/version") }
+            guard let version = try reader.optionalInt("version") else { throw APIError(.badMessage, "missing field version", path: "/version") }
             return .seek(story: try reader.string("story"), version: version, ref: ref)
         case "history":
             return .history(story: try reader.string("story"), since: try reader.optionalInt("since"), ref: ref)
@@ -89,28 +89,28 @@ enum ClientMessage: Equatable {
         case "identify":
             return .identify(try identity(reader))
         case "focus":
-            guard fields["path"] != nil else { throw EditError(.badMessage, "missing field path (null clears the focus)", path: "/path") }
+            guard fields["path"] != nil else { throw APIError(.badMessage, "missing field path (null clears the focus)", path: "/path") }
             let path = try reader.optionalString("path")
             if let path, !path.isEmpty, !path.hasPrefix("/") {
-                throw EditError(.badMessage, "path must be a JSON Pointer (\"/name\") or null", path: "/path")
+                throw APIError(.badMessage, "path must be a JSON Pointer (\"/name\") or null", path: "/path")
             }
             return .focus(story: try reader.string("story"), path: path)
         default:
             if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
-            throw EditError(.unknownType, "unknown message type '\(name)'", path: "/type")
+            throw APIError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
     }
 
     /// `identify`: a name of 1 to 60 characters and a kind.
-    private static func identity(_ reader: FieldReader) throws(EditError) -> ChangeAuthor {
+    private static func identity(_ reader: FieldReader) throws(APIError) -> ChangeAuthor {
         let name = try reader.string("name").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...60).contains(name.count), !name.contains(where: \.isNewline) else {
-            throw EditError(.badMessage, "name has 1 to 60 characters", path: "/name")
+            throw APIError(.badMessage, "name has 1 to 60 characters", path: "/name")
         }
         let kindName = try reader.string("kind")
         guard let kind = ChangeAuthor.Kind(rawValue: kindName) else {
             let allowed = ChangeAuthor.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw EditError(.badMessage, "kind must be one of \(allowed), found '\(kindName)'", path: "/kind")
+            throw APIError(.badMessage, "kind must be one of \(allowed), found '\(kindName)'", path: "/kind")
         }
         return ChangeAuthor(name: name, kind: kind)
     }
@@ -120,32 +120,32 @@ enum ClientMessage: Equatable {
 struct FieldReader {
     let fields: [String: JSONValue]
 
-    func string(_ name: String) throws(EditError) -> String {
-        guard let value = fields[name] else { throw EditError(.badMessage, "missing field \(name)", path: "/\(name)") }
+    func string(_ name: String) throws(APIError) -> String {
+        guard let value = fields[name] else { throw APIError(.badMessage, "missing field \(name)", path: "/\(name)") }
         guard case .string(let string) = value else {
-            throw EditError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
+            throw APIError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
         }
         return string
     }
 
-    func optionalString(_ name: String) throws(EditError) -> String? {
+    func optionalString(_ name: String) throws(APIError) -> String? {
         guard let value = fields[name], value != .null else { return nil }
         guard case .string(let string) = value else {
-            throw EditError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
+            throw APIError(.badMessage, "\(name) must be a string, found \(value.kindDescription)", path: "/\(name)")
         }
         return string
     }
 
     /// The optional `environment` object: the query parameters' names, string values (`width` may be a number).
-    func environment() throws(EditError) -> ViewEnvironment {
+    func environment() throws(APIError) -> ViewEnvironment {
         guard let value = fields["environment"], value != .null else { return .standard }
         guard case .object(let members) = value else {
-            throw EditError(.badEnvironment, "environment must be an object, found \(value.kindDescription)", path: "/environment")
+            throw APIError(.badEnvironment, "environment must be an object, found \(value.kindDescription)", path: "/environment")
         }
         var parameters: [String: String] = [:]
         for (name, member) in members {
             guard ViewEnvironment.parameterNames.contains(name) else {
-                throw EditError(.badEnvironment, "unknown environment member '\(name)'; allowed: \(ViewEnvironment.parameterNames.joined(separator: ", "))",
+                throw APIError(.badEnvironment, "unknown environment member '\(name)'; allowed: \(ViewEnvironment.parameterNames.joined(separator: ", "))",
                                 path: "/environment/\(name)")
             }
             if let string = member.stringValue {
@@ -153,21 +153,21 @@ struct FieldReader {
             } else if let integer = member.integerValue {
                 parameters[name] = String(integer)
             } else {
-                throw EditError(.badEnvironment, "environment \(name) must be a string, found \(member.kindDescription)", path: "/environment/\(name)")
+                throw APIError(.badEnvironment, "environment \(name) must be a string, found \(member.kindDescription)", path: "/environment/\(name)")
             }
         }
-        do throws(EditError) {
+        do throws(EnvironmentError) {
             return try ViewEnvironment(parameters: parameters)
         } catch {
-            throw EditError(error.code, error.message, path: "/environment" + (error.path ?? ""))
+            throw APIError(.badEnvironment, error.message, path: "/environment" + error.path)
         }
     }
 
     /// An integer member, or nil when absent; `null` is not an integer and is refused.
-    func optionalInt(_ name: String) throws(EditError) -> Int? {
+    func optionalInt(_ name: String) throws(APIError) -> Int? {
         guard let value = fields[name] else { return nil }
         guard let integer = value.integerValue, let result = Int(exactly: integer) else {
-            throw EditError(.badMessage, "\(name) must be an integer, found \(value.kindDescription)", path: "/\(name)")
+            throw APIError(.badMessage, "\(name) must be an integer, found \(value.kindDescription)", path: "/\(name)")
         }
         return result
     }

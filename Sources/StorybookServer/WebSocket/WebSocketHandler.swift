@@ -55,13 +55,13 @@ struct WebSocketHandler {
             if hub.unsubscribe(connection, from: story) {
                 presence.publish(story)
             } else {
-                reject(EditError(.notSubscribed, "not subscribed to '\(story)'"), ref: nil, story: story, to: connection)
+                reject(APIError(.notSubscribed, "not subscribed to '\(story)'"), ref: nil, story: story, to: connection)
             }
         case .identify(let author):
             presence.identify(connection, as: author)
         case .focus(let story, let path):
             guard hub.catalog.story(id: story) != nil else {
-                reject(EditError(.notFound, "unknown story '\(story)'"), ref: nil, story: story, to: connection)
+                reject(APIError(.notFound, "unknown story '\(story)'"), ref: nil, story: story, to: connection)
                 return
             }
             presence.focus(connection, story: story, path: path)
@@ -87,7 +87,7 @@ struct WebSocketHandler {
             }
         case .replayStop(let story, let ref):
             if !replays.stop(story) {
-                reject(EditError(.notFound, "no replay is playing on '\(story)'"), ref: ref, story: story, to: connection)
+                reject(APIError(.notFound, "no replay is playing on '\(story)'"), ref: ref, story: story, to: connection)
             }
         case .renderer(let message):
             if case .failure(let error) = renderers.handle(message, from: connection) {
@@ -112,7 +112,7 @@ struct WebSocketHandler {
         }
     }
 
-    private func reject(_ error: EditError, ref: String?, story: String?, to connection: ConnectionID) {
+    private func reject(_ error: APIError, ref: String?, story: String?, to connection: ConnectionID) {
         logger.warning("message refused", metadata: ["sb.conn": "\(connection.raw)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
         guard case .object(var members) = error.json else { return }
         members["type"] = "error"
