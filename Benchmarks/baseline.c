@@ -44,6 +44,7 @@ static volatile sig_atomic_t interrupted;
 static struct lws_context *context;
 static struct pss *subscribers_head; /* every open WebSocket */
 static size_t msg_bytes = 1024;
+static unsigned char *scratch; /* LWS_PRE + msg_bytes + 1024: the hello and a newcomer's first state */
 static uint64_t latest_seq;
 static unsigned char *latest_buf; /* LWS_PRE + msg_bytes + slack */
 static size_t latest_len;
@@ -143,7 +144,6 @@ static int write_ws(struct lws *wsi, unsigned char *payload, size_t len)
 
 static int on_writeable(struct lws *wsi, struct pss *pss)
 {
-    static unsigned char scratch[LWS_PRE + 65536 + 1024];
     for (int step = 0; step < 3; step++) {
         if (lws_send_pipe_choked(wsi)) {
             lws_callback_on_writable(wsi);
@@ -281,15 +281,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (argc % 2 == 0 || msg_bytes < 64 || msg_bytes > 60000 || port < 0 || port > 65535) {
-        fprintf(stderr, "baseline: bad arguments (--msg-bytes must be 64..60000)\n");
+    if (argc % 2 == 0 || msg_bytes < 64 || msg_bytes > (1u << 20) || port < 0 || port > 65535) {
+        fprintf(stderr, "baseline: bad arguments (--msg-bytes must be 64..1048576)\n");
         return 2;
     }
     load_body(&body_txt, txt, "vstack\n  text \"baseline\"\n", "text/plain; charset=utf-8");
     load_body(&body_json, json, "{\"id\":\"baseline\"}", "application/json; charset=utf-8");
     load_body(&body_health, NULL, "{\"status\":\"ok\"}", "application/json; charset=utf-8");
     latest_buf = malloc(LWS_PRE + msg_bytes + 1024);
-    if (!latest_buf)
+    scratch = malloc(LWS_PRE + msg_bytes + 1024);
+    if (!latest_buf || !scratch)
         return 2;
 
     signal(SIGPIPE, SIG_IGN);

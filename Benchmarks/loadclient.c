@@ -5,10 +5,11 @@
  * (handshake, masked client frames, unmasked server frames, ping -> pong).
  * Only ever connects to 127.0.0.1. Every loop is bounded in count and time.
  *
- *   loadclient fanout --port P --story ID [--subs 100] [--rate 200 | --rate 0 (flood)]
+ *   loadclient fanout --port P --story ID [--path /name] [--subs 100] [--rate 200 | --rate 0 (flood)]
  *                     [--window 8] [--duration 10] [--warmup 1] [--drain 3]
  *                     [--slow 0] [--slow-rcvbuf 4096] [--renderers 0] [--pid SERVER_PID] [--label L]
- *       One editor sends JSON patches with ref "zq<seq>" to STORY; every subscriber
+ *       One editor sends JSON patches with ref "zq<seq>" to STORY (replacing the string at
+ *       --path, /name by default, with "n<seq>"); every subscriber
  *       matches what it receives to the send time by that ref. Paced (--rate R per
  *       second, open loop) or flood (--rate 0: as fast as the server completes them,
  *       at most --window patches not yet seen by every subscriber). --slow K adds K
@@ -84,6 +85,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 /* options */
 static int opt_port;
 static const char *opt_story = "profile-user-profile--default";
+static const char *opt_path = "/name";
 static const char *opt_subscribe;
 static const char *opt_subscribe_file;
 static char **sub_ids; /* --subscribe-file: one story per line, used round-robin */
@@ -746,9 +748,9 @@ static void editor_send(void)
     uint64_t seq = ++sent_seq;
     char msg[512];
     int n = snprintf(msg, sizeof msg,
-                     "{\"type\":\"patch\",\"story\":\"%s\",\"patch\":[{\"op\":\"replace\",\"path\":\"/name\","
+                     "{\"type\":\"patch\",\"story\":\"%s\",\"patch\":[{\"op\":\"replace\",\"path\":\"%s\","
                      "\"value\":\"n%" PRIu64 "\"}],\"ref\":\"zq%" PRIu64 "\"}",
-                     opt_story, seq, seq);
+                     opt_story, opt_path, seq, seq);
     remaining[seq % SEQ_RING] = (uint32_t)fast_subs;
     send_ns[seq % SEQ_RING] = now_ns();
     send_frame(editor, 1, msg, (size_t)n);
@@ -957,7 +959,7 @@ static void load_sub_ids(const char *path)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: loadclient fanout --port P [--story ID] [--subs N] [--rate R|0] [--window W] [--duration S]\n"
+            "usage: loadclient fanout --port P [--story ID] [--path /name] [--subs N] [--rate R|0] [--window W] [--duration S]\n"
             "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--renderers K] [--pid PID] [--label L]\n"
             "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n");
     exit(2);
@@ -978,6 +980,8 @@ int main(int argc, char **argv)
             opt_port = atoi(v);
         else if (!strcmp(a, "--story"))
             opt_story = v;
+        else if (!strcmp(a, "--path"))
+            opt_path = v;
         else if (!strcmp(a, "--subs"))
             opt_subs = atoi(v);
         else if (!strcmp(a, "--rate"))
@@ -1015,7 +1019,7 @@ int main(int argc, char **argv)
         usage();
     if (opt_subs < 1 || opt_subs > 10000 || opt_conns < 1 || opt_conns > MAX_CONNS - 10 || opt_slow < 0 ||
         opt_slow > 100 || opt_window < 1 || opt_window > (int)(SEQ_RING / 4) || opt_rate < 0 || opt_rate > 1e6 ||
-        opt_duration <= 0 || opt_duration > 3600 || opt_hold > 3600 || strlen(opt_story) > 200 ||
+        opt_duration <= 0 || opt_duration > 3600 || opt_hold > 3600 || strlen(opt_story) > 200 || strlen(opt_path) > 200 || strchr(opt_path, '"') || strchr(opt_path, '\\') ||
         strchr(opt_story, '"') || strchr(opt_label, '"') || (opt_subscribe && strchr(opt_subscribe, '"')))
         usage();
 

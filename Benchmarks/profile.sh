@@ -6,8 +6,10 @@
 # SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
 # /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
 # The baseline answers render on /txt and api on /json with bytes saved from a storybook run
-# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5);
+# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
 # PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
+# LARGE=N profiles fanout on the story of `serve --synthetic-list N` (a list of N items, about 100 B
+# each), every patch replacing the title of item N/2 (the benchmark's P1 large row).
 # Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,11 @@ shift $(( $# < 3 ? $# : 3 ))
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 make -C Benchmarks --quiet
 story=profile-user-profile--default
+patch_path=/name
+if [[ -n ${LARGE:-} ]]; then
+  story=synthetic-long-list--default
+  patch_path=/items/$(( LARGE / 2 ))/title
+fi
 work=Benchmarks/results/work
 mkdir -p "$work"
 out=$work/callgrind.$server.$scenario.out
@@ -29,6 +36,7 @@ if [[ $server == baseline ]]; then
   render_path=/txt api_path=/json
 else
   argv=(.build-bench/release/storybook serve --port 0 "$@")
+  [[ -n ${LARGE:-} ]] && argv+=(--synthetic-list "$LARGE")
   # a fresh journal directory, so that profiling neither restores nor leaves state in the project
   if .build-bench/release/storybook serve --help | grep -q -- --state-dir; then
     rm -rf "$work/state-profile"
@@ -38,6 +46,7 @@ else
   render_path=/render/$story.txt api_path=/api/stories/$story
 fi
 
+: >"$work/profile.stdout"  # the previous run's 'Listening' line must not be read as this one's
 valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --collect-jumps=no \
   "${argv[@]}" >"$work/profile.stdout" 2>"$work/profile.stderr" &
 pid=$!
@@ -54,7 +63,7 @@ sleep 1
 if [[ -n ${PRELOAD:-} ]]; then
   # PRELOAD=SECONDS: patch the story flat out with one subscriber first (not counted), so that the
   # profile sees the steady state of a story with a long history
-  Benchmarks/build/loadclient fanout --port "$port" --subs 1 --rate 0 --duration "$PRELOAD" --warmup 0.2 \
+  Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs 1 --rate 0 --duration "$PRELOAD" --warmup 0.2 \
     --drain 30 --label preload >/dev/null
 fi
 callgrind_control -z $pid >/dev/null
@@ -63,7 +72,7 @@ case $scenario in
   render) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$render_path" ;;
   api) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$api_path" ;;
   index) wrk -t1 -c2 -d"${seconds}s" "http://127.0.0.1:$port/api/index.json" ;;
-  fanout) Benchmarks/build/loadclient fanout --port "$port" --subs 100 --rate "${RATE:-5}" --duration "$seconds" \
+  fanout) Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs "${SUBS:-100}" --rate "${RATE:-5}" --duration "$seconds" \
             --warmup 1 --drain 20 --pid $pid --label callgrind ;;
   idle) timeout $((seconds + 120)) Benchmarks/build/loadclient idle --port "$port" --conns 1000 --hold "$seconds" ;;
   *) echo "unknown scenario $scenario" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The storybook's performance benchmark (see docs/performance.md).
 #   Benchmarks/run.sh [--quick] [--no-build] [--update-docs] [--server-args "..."] [--journal-args "..."]
-#                     [--p5-seconds N] [--only p1,p2,p3,p4,p5] ...   (Benchmarks/bench.py --help for all)
+#                     [--p5-seconds N] [--only p1,p1large,p2,p3,p4,p5,p6] ...   (Benchmarks/bench.py --help for all)
 # Builds the C load client and baseline (make) and the release server (.build-bench), then runs
 # every scenario on 127.0.0.1, prints the table and writes Benchmarks/results/latest.json.
 set -euo pipefail

@@ -54,6 +54,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Add one component with N generated stories (Synthetic/Generated), to try the overview page at scale.")
     var syntheticGenerated = 0
 
+    @Option(help: "Add one story (synthetic-long-list--default) whose props hold a list of N items, about 100 bytes each, to try edits of a large value.")
+    var syntheticList = 0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -64,6 +67,7 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard (0...10_000).contains(syntheticGenerated) else { throw ValidationError("--synthetic-generated must be between 0 and 10000") }
+        guard (0...100_000).contains(syntheticList) else { throw ValidationError("--synthetic-list must be between 0 and 100000") }
         guard maxMessageBytes >= 1024 else { throw ValidationError("--max-message-bytes must be at least 1024") }
         for name in allowHost where !ServerConfiguration.isValidHostName(name) {
             throw ValidationError("--allow-host \(name) is not a host name")
@@ -106,6 +110,9 @@ struct ServeCommand: ParsableCommand {
         }
         if syntheticGenerated > 0 {
             catalog = try catalog.adding([SyntheticCatalog.generated(count: syntheticGenerated)])
+        }
+        if syntheticList > 0 {
+            catalog = try catalog.adding([SyntheticCatalog.longList(count: syntheticList)])
         }
         let server: Storybook
         do {

@@ -8,6 +8,17 @@ import Testing
         #expect(value.serialized() == #""a\"b\\c\nd\re\tf\u0001g\u007fh\u003c/script>ü😀""#)
     }
 
+    @Test func longStringsEscapeLikeShortOnes() {
+        // 256 bytes and more take the two-pass path (HTML projections), shorter ones the run-by-run one.
+        let piece = "a\"b\\c\nd\re\tf\u{01}g\u{7F}h</script>ü😀"
+        let expected = #"a\"b\\c\nd\re\tf\u0001g\u007fh\u003c/script>ü😀"#
+        for count in [1, 7, 8, 9, 40] {
+            let text = String(repeating: piece, count: count)
+            #expect(JSONValue.string(text).serialized() == "\"" + String(repeating: expected, count: count) + "\"")
+            #expect(JSONValue.serializedString(text) == Array(("\"" + String(repeating: expected, count: count) + "\"").utf8))
+        }
+    }
+
     @Test func stringsMadeOnlyOfEscapesOrOfNone() {
         #expect(JSONValue.string("").serialized() == #""""#)
         #expect(JSONValue.string("<<\"").serialized() == #""\u003c\u003c\"""#)
@@ -44,5 +55,20 @@ import Testing
             let date = try #require(ISO8601.date(from: text))
             #expect(ISO8601.string(from: date) == text)
         }
+    }
+}
+
+@Suite struct JSONPatchSerializationTests {
+    @Test func patchBytesAreThoseOfItsJSONValue() throws {
+        let patch = try JSONPatch(json: JSONParser.parse(#"""
+            [{"op": "replace", "path": "/name", "value": "Ada \"<b>\""},
+             {"op": "add", "path": "/tags/-", "value": {"b": [1, 2.5e300, null], "a": true}},
+             {"op": "remove", "path": "/a~1b/0"},
+             {"op": "move", "from": "/x", "path": "/y"},
+             {"op": "copy", "from": "/~0t", "path": "/z"},
+             {"op": "test", "path": "", "value": 18446744073709551615}]
+            """#))
+        #expect(patch.serializedBytes() == patch.json.serializedBytes())
+        #expect(JSONPatch(operations: []).serializedBytes() == Array("[]".utf8))
     }
 }

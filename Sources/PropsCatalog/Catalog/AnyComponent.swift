@@ -93,7 +93,8 @@ public struct AnyComponent: Sendable {
                 return .failure(PropsError(path: JSONPointer(), message: "cannot encode props: \(error)"))
             }
         }
-        self.validateJSON = { json in decodeAndRender(json).map(\.1) }
+        // A closure, not the key path `\.1`: a key path is instantiated on every call (10k instructions an edit).
+        self.validateJSON = { json in decodeAndRender(json).map { $0.1 } }
         self.suggestJSON = { json, invocation in
             component.route(json, invocation)
         }

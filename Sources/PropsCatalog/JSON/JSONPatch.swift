@@ -118,11 +118,12 @@ package enum JSONPatchOperation: Sendable, Equatable {
     /// Reads one operation object; `index` is its position in the patch, for errors.
     fileprivate init(json: JSONValue, index: Int) throws(JSONPatchError) {
         let members = json.objectValue
-        // An error's path is always a JSON Pointer: the operation's own, when it is one.
-        let rawPath = members?["path"]?.stringValue.flatMap { (try? JSONPointer(parsing: $0)) != nil ? $0 : nil }
-        var label = "operation \(index)"
+        var op: String?
         func malformed(_ reason: String) -> JSONPatchError {
-            JSONPatchError(kind: .malformed, operationIndex: index, path: rawPath, message: "\(label): \(reason)")
+            // An error's path is always a JSON Pointer: the operation's own, when it is one.
+            let rawPath = members?["path"]?.stringValue.flatMap { (try? JSONPointer(parsing: $0)) != nil ? $0 : nil }
+            let label = op.map { "operation \(index) (\($0))" } ?? "operation \(index)"
+            return JSONPatchError(kind: .malformed, operationIndex: index, path: rawPath, message: "\(label): \(reason)")
         }
         func string(_ key: String) throws(JSONPatchError) -> String {
             guard let member = members?[key] else { throw malformed("missing '\(key)' member") }
@@ -145,13 +146,13 @@ package enum JSONPatchOperation: Sendable, Equatable {
         }
 
         guard members != nil else { throw malformed("an operation must be an object, not \(json.kindDescription)") }
-        let op = try string("op")
-        guard ["add", "remove", "replace", "move", "copy", "test"].contains(op) else {
-            throw malformed("unknown op '\(op)' (expected add, remove, replace, move, copy or test)")
+        let name = try string("op")
+        guard ["add", "remove", "replace", "move", "copy", "test"].contains(name) else {
+            throw malformed("unknown op '\(name)' (expected add, remove, replace, move, copy or test)")
         }
-        label += " (\(op))"
+        op = name
         let path = try pointer("path")
-        switch op {
+        switch name {
         case "add": self = .add(path: path, value: try value())
         case "remove": self = .remove(path: path)
         case "replace": self = .replace(path: path, value: try value())

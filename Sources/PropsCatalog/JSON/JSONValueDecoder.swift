@@ -53,6 +53,10 @@ private struct ValueDecoder: Decoder {
             guard case .bool(let bool) = value else { throw mismatch(T.self) }
             return bool as! T
         }
+        // The common number types by identity: the conformance casts below cost about 1k instructions each.
+        if T.self == Int.self { return try self.integer(Int.self) as! T }
+        if T.self == Int64.self { return try self.integer(Int64.self) as! T }
+        if T.self == Double.self { return try self.floating(Double.self) as! T }
         if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
             return try self.integer(integer) as! T
         }
@@ -81,6 +85,7 @@ private struct ValueDecoder: Decoder {
     }
 
     private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }  // no text to read
         guard let text = value.numberText, let decimal = DecimalText(text) else { throw mismatch(I.self) }
         guard decimal.isWhole else { throw corrupted("expected an integer, found \(text)") }
         if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }
@@ -90,6 +95,8 @@ private struct ValueDecoder: Decoder {
     }
 
     private func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
+        // A double read as a double is itself (its shortest text parses back to it exactly).
+        if F.self == Double.self, case .double(let double) = value, double.isFinite { return double as! F }
         guard let text = value.numberText else { throw mismatch(F.self) }
         guard let number = F(text), number.isFinite else { throw corrupted("\(text) does not fit in \(F.self)") }
         return number

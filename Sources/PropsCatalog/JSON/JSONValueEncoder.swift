@@ -33,8 +33,9 @@ private final class EncodingNode {
         switch content {
         case .empty: return .object([:])
         case .value(let value): return value
-        case .object(let members, _): return .object(members.mapValues(\.frozen))
-        case .array(let elements): return .array(elements.map(\.frozen))
+        // Closures, not the key path `\.frozen`: a key path is instantiated on every call.
+        case .object(let members, _): return .object(members.mapValues { $0.frozen })
+        case .array(let elements): return .array(elements.map { $0.frozen })
         }
     }
 
@@ -117,6 +118,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func child(for key: Key) -> EncodingNode {
         guard case .object(var members, var order) = node.content else { fatalError("keyed container over a non-object") }
         if let existing = members[key.stringValue] { return existing }
+        node.content = .empty  // the only reference left is `members`: grows in place instead of being copied
         let child = EncodingNode()
         members[key.stringValue] = child
         order.append(key.stringValue)
@@ -197,6 +199,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     private func appendNode() -> EncodingNode {
         guard case .array(var elements) = node.content else { fatalError("unkeyed container over a non-array") }
+        node.content = .empty  // the only reference left is `elements`: appending copied the whole array before
         let child = EncodingNode()
         elements.append(child)
         node.content = .array(elements)

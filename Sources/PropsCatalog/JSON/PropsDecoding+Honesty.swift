@@ -10,19 +10,44 @@ extension PropsDecoding {
     /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
     /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
     package static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+        // Almost every edit keeps everything: check that without building pointers or sorting keys,
+        // and look for the first difference (in key order, with its path) only when there is one.
+        if keepsAll(sent: sent, kept: kept) { return nil }
+        return firstDifferenceInOrder(sent: sent, kept: kept, at: path)
+    }
+
+    /// Whether `firstDifference` finds nothing: the same walk, with no pointers built and no keys sorted.
+    private static func keepsAll(sent: JSONValue, kept: JSONValue) -> Bool {
+        switch (sent, kept) {
+        case (.object(let given), .object(let known)):
+            for (key, value) in given {
+                guard let knownValue = known[key], keepsAll(sent: value, kept: knownValue) else { return false }
+            }
+            return true
+        case (.array(let given), .array(let known)) where given.count == known.count:
+            for index in given.indices where !keepsAll(sent: given[index], kept: known[index]) {
+                return isPermutation(given, of: known)
+            }
+            return true
+        default:
+            return isSameValue(sent, kept)
+        }
+    }
+
+    private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer) -> PropsError? {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
             for key in given.keys.sorted() {
                 guard let knownValue = known[key] else {
                     return PropsError(path: path.appending(key), message: "unknown field '\(key)'")
                 }
-                if let error = firstDifference(sent: given[key]!, kept: knownValue, at: path.appending(key)) { return error }
+                if let error = firstDifferenceInOrder(sent: given[key]!, kept: knownValue, at: path.appending(key)) { return error }
             }
             return nil
         case (.array(let given), .array(let known)) where given.count == known.count:
             var first: PropsError?
             for (index, pair) in zip(given, known).enumerated() {
-                first = firstDifference(sent: pair.0, kept: pair.1, at: path.appending(String(index)))
+                first = firstDifferenceInOrder(sent: pair.0, kept: pair.1, at: path.appending(String(index)))
                 if first != nil { break }
             }
             guard let first else { return nil }

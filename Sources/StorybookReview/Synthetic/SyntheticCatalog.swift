@@ -46,6 +46,47 @@ public enum SyntheticCatalog {
             .values("/title", titles))
     }
 
+    /// One item of the long list.
+    public struct ListEntry: Codable, Sendable, Equatable {
+        public var id: Int
+        public var title: String
+        public var detail: String
+        public var done: Bool
+        public var priority: Int
+    }
+
+    /// The Props of the long list: a heading and `items`.
+    public struct ListProps: Codable, Sendable, Equatable {
+        public var heading: String
+        public var items: [ListEntry]
+    }
+
+    /// "Synthetic/Long list": one story whose props hold a list of `count` items (about 100 bytes of
+    /// JSON each, so 500 make about 50 KB; the view shows each title and priority), for edits that
+    /// touch one item of a large value
+    /// (`serve --synthetic-list N`; the benchmark's P1 large row patches `/items/K/title`).
+    public static func longList(count: Int) throws(CatalogError) -> AnyComponent {
+        let items = (0..<max(0, count)).map { index in
+            ListEntry(id: index, title: "Item \(index)", detail: "The detail text of item number \(index) in the list",
+                      done: index % 3 == 0, priority: index % 5)
+        }
+        let component = Component<ListProps>("Synthetic/Long list") { props in
+            Section(props.heading) {
+                List {
+                    ForEach(props.items) { item in
+                        HStack {
+                            Text(item.title)
+                            Badge("P\(item.priority)", tone: item.done ? .success : .neutral)
+                        }
+                    }
+                }
+            }
+        }
+        .description("A list of \(count) items: edits of one item in a large value.")
+        .variant("Default", ListProps(heading: "A long list", items: items))
+        return try AnyComponent(component)
+    }
+
     package static func component(_ index: Int, variants: Int, title: String? = nil) -> Component<CardProps> {
         let number = String(index).leftPadded(to: 4)
         let title = title ?? "Synthetic/Group \(String(index / 10).leftPadded(to: 3))/Card \(number)"

@@ -172,15 +172,30 @@ final class StoryHub {
 
     /// Sends a new live state to every subscriber: the published bytes to those in the default
     /// environment, the state rendered once per other environment to the rest.
+    ///
+    /// Only connections with an environment of their own are grouped (hashing an environment per
+    /// subscriber cost more than building the message): with none, everyone gets the published bytes.
     private func broadcastState(_ state: StateMessage, of session: StorySession, cause: HistoryEntry) {
         let storyID = session.story.id
+        let subscribers = subscribers(of: storyID)
+        guard !subscribers.isEmpty else { return }
+        var standard = subscribers
         var byEnvironment: [ViewEnvironment: [ConnectionID]] = [:]
-        for connection in subscribers(of: storyID) {
-            byEnvironment[environments[connection] ?? .standard, default: []].append(connection)
+        if !environments.isEmpty {
+            standard.removeAll(keepingCapacity: true)
+            for connection in subscribers {
+                if let environment = environments[connection] {
+                    byEnvironment[environment, default: []].append(connection)
+                } else {
+                    standard.append(connection)
+                }
+            }
+        }
+        if !standard.isEmpty {
+            sink.send(state.message(cause: cause), to: standard, coalescingKey: Self.stateKey(storyID))
         }
         for (environment, targets) in byEnvironment {
-            let message = environment.isStandard ? state.message(cause: cause) : StateMessage(session, environment: environment).message(cause: cause)
-            sink.send(message, to: targets, coalescingKey: Self.stateKey(storyID))
+            sink.send(StateMessage(session, environment: environment).message(cause: cause), to: targets, coalescingKey: Self.stateKey(storyID))
         }
     }
 

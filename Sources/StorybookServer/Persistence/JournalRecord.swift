@@ -21,7 +21,7 @@ struct JournalRecord: Equatable {
         if let command = entry.command { writer.member("command", string: command.name) }
         writer.member("kind", string: entry.kind.rawValue)
         switch content {
-        case .patch(let patch): writer.member("patch", patch.json)
+        case .patch(let patch): writer.member("patch", json: patch.serializedBytes())
         case .props(let props): writer.member("props", props)
         }
         if let ref = entry.ref { writer.member("ref", string: ref) }
