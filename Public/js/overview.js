@@ -21,6 +21,7 @@
 import { h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import * as JSONPointer from './json-pointer.js';
+import { parse as parseJSON, stringify, clone, isNumber as isJSONNumber } from './json.js';
 import { storyHash } from './url-state.js';
 import * as Environment from './environment.js';
 import * as Preview from './overview-preview.js';
@@ -90,7 +91,7 @@ export class OverviewPage {
         return;
       }
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-      data = await response.json();
+      data = parseJSON(await response.text()); // keeps 64-bit integers and long decimals exact
     } catch (error) {
       if (this.componentId === componentId) {
         this.root.replaceChildren(h('p', { class: 'overview-loading' }, `Could not load the overview (${error.message}).`));
@@ -172,7 +173,7 @@ export class OverviewPage {
         h('td', {}, h('code', { title: row.path || '/' }, row.field)),
         h('td', { class: 'mono' }, row.type),
         h('td', {}, row.values ? row.values.map((value) => h('span', { class: 'value-chip' }, value.label)) : h('span', { class: 'muted' }, 'any')),
-        h('td', { class: 'mono base-value', title: JSON.stringify(row.base) }, shortJSON(row.base))))));
+        h('td', { class: 'mono base-value', title: stringify(row.base) }, shortJSON(row.base))))));
   }
 
   /** One story of the grid: its name (a link that opens it) and a preview rendered when seen. */
@@ -275,7 +276,7 @@ export class OverviewPage {
     const url = props === undefined
       ? `render/${encodeURIComponent(cell.story.id)}.html`
       : `render/${encodeURIComponent(this.componentId)}.html`;
-    const init = props === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(props) };
+    const init = props === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: stringify(props) };
     this.fetchInto(cell, generation, async () => {
       const response = await fetch(Environment.withEnvironment(url, this.environment), init);
       const text = await response.text();
@@ -467,16 +468,16 @@ export class OverviewPage {
     }
     const base = row.base;
     const isString = typeof base === 'string';
-    const isNumber = typeof base === 'number';
+    const isNumber = isJSONNumber(base);
     const input = h(isString || isNumber ? 'input' : 'textarea', {
-      id: 'apply-value', class: 'mono', value: isString ? base : JSON.stringify(base), spellcheck: false,
+      id: 'apply-value', class: 'mono', value: isString ? base : stringify(base), spellcheck: false,
       attrs: { 'aria-label': 'Value', rows: isString || isNumber ? null : 2 },
     });
     box.replaceChildren(input);
     return () => {
       if (isString) return { value: input.value, label: shortJSON(input.value) };
       try {
-        const value = JSON.parse(input.value);
+        const value = parseJSON(input.value);
         return { value, label: shortJSON(value) };
       } catch {
         throw new Error('The value is not JSON.');
@@ -507,8 +508,8 @@ export class OverviewPage {
 /** `props` with `value` at `pointer`, or undefined when the parent of that place is not in `props`. */
 function withValue(props, pointer, value) {
   const tokens = JSONPointer.parse(pointer);
-  if (!tokens.length) return structuredClone(value);
-  const copy = structuredClone(props);
+  if (!tokens.length) return clone(value);
+  const copy = clone(props);
   let parent = copy;
   for (const token of tokens.slice(0, -1)) {
     if (parent === null || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, token)) return undefined;
@@ -516,12 +517,12 @@ function withValue(props, pointer, value) {
   }
   const last = tokens[tokens.length - 1];
   if (parent === null || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, last)) return undefined;
-  parent[last] = structuredClone(value);
+  parent[last] = clone(value);
   return copy;
 }
 
 /** JSON cut to 60 characters for a table cell. */
 function shortJSON(value) {
-  const text = JSON.stringify(value) ?? 'undefined';
+  const text = value === undefined ? 'undefined' : stringify(value);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }

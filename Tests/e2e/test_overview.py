@@ -143,6 +143,27 @@ def test_one_value_applied_across_the_grid_changes_no_story(server, ui):
     expect(cell(page, "maps-location-picker--default")).to_have_attribute("data-rendered", "registered")
 
 
+def test_values_applied_across_the_grid_keep_64_bit_integers_exact(server, ui):
+    """The overview reads and posts props without a JavaScript number in between (issue 12): 2^53 + 1
+    would become 2^53 in JSON.parse, and JSON.stringify would post that back."""
+    page = open_overview(server, ui, "shop-cart")
+    filled = cell_frame(page, "shop-cart--filled")
+    expect(filled).to_contain_text("Visits: 9007199254740993")
+    # Another field applied: the story's own Int64 goes back to the server as it is.
+    page.select_option("#apply-field", "/note")
+    page.fill("#apply-value", "Ring twice")
+    page.click("#apply-submit")
+    expect(filled).to_contain_text("Ring twice")
+    expect(filled).to_contain_text("Visits: 9007199254740993")
+    # The Int64 field itself: the typed digits arrive as typed.
+    page.select_option("#apply-field", "/visits")
+    expect(page.locator("#apply-value")).to_have_value("9007199254740993")
+    page.fill("#apply-value", "9007199254740995")
+    page.click("#apply-submit")
+    expect(filled).to_contain_text("Visits: 9007199254740995")
+    expect(page.locator("#props-table tr[data-path='/visits'] .base-value")).to_have_text("9007199254740993")
+
+
 def test_applying_a_field_some_stories_lack_keeps_them_as_registered(server, ui):
     page = open_overview(server, ui, LOGIN)
     page.select_option("#apply-field", "/input/_0/username/value")
