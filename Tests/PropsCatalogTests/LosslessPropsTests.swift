@@ -176,6 +176,26 @@ import Testing
         #expect(session.version == 1)
     }
 
+    /// The reproduction as a user writes it: a constant with its value in the declaration, which the
+    /// synthesized `init(from:)` cannot assign (listing it in `CodingKeys` keeps it encoded and the
+    /// compiler quiet).
+    struct Constant: Codable, Sendable, Equatable {
+        let schemaVersion = 2
+        var name: String
+        enum CodingKeys: String, CodingKey { case schemaVersion, name }
+    }
+
+    @Test func anEditToASynthesizedConstantIsRefused() throws {
+        let component = Component<Constant>("Test/Constant") { props in Text(props.name) }.variant("Default", Constant(name: "a"))
+        let catalog = try Catalog([AnyComponent(component)])
+        var session = try StorySession(story: #require(catalog.story(id: "test-constant--default")))
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/schemaVersion", "value": 3}]"#))
+        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        #expect(error.path == "/schemaVersion")
+        #expect(error.message == "this field is not decoded by the Props type: it stays 2")
+        #expect(session.version == 1)
+    }
+
     @Test func aClampedValueIsRefusedWithTheValueKept() throws {
         var session = try versionedSession()
         let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 7}]"#))
@@ -195,6 +215,17 @@ import Testing
         """#
         let validated = try validate(json).get()
         #expect(validated.props.serialized() == (try props()).serialized())
+    }
+
+    @Test func theSchemaKnowsEveryNumberField() throws {
+        // A UInt64 above Int64.max is an exact number in JSON; inference used to give up at it and
+        // lose every field decoded after it.
+        let schema = EditorSchema.infer(Shop.self, samples: [try props()])
+        #expect(schema.schema(at: "/big") == .integer)
+        #expect(schema.schema(at: "/counter") == .integer)
+        #expect(schema.schema(at: "/quantity") == .integer)
+        #expect(schema.schema(at: "/ratio") == .number)
+        #expect(schema.schema(at: "/when") == .string(format: .dateTime))
     }
 
     // MARK: Dates

@@ -242,6 +242,7 @@ final class SchemaProbe {
         case nil: 0
         case .integer(let value)?: I(exactly: value)
         case .double(let value)?: I(exactly: value)
+        case .exactNumber(let text)?: I(text)  // a UInt64 above Int64.max
         default: nil
         }
     }
@@ -251,6 +252,7 @@ final class SchemaProbe {
         case nil: 0
         case .integer(let value)?: F(value)
         case .double(let value)?: F(value)
+        case .exactNumber(let text)?: Double(text).map { F($0) }
         default: nil
         }
     }
