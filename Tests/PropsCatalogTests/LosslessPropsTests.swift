@@ -196,6 +196,31 @@ import Testing
         #expect(session.version == 1)
     }
 
+    /// An array the type sorts while decoding: its order is not canonical spelling, the type changed it.
+    struct Sorted: Codable, Sendable, Equatable {
+        var names: [String]
+        var tags: Set<String>
+        init(names: [String], tags: Set<String>) { self.names = names; self.tags = tags }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            names = try container.decode([String].self, forKey: .names).sorted()
+            tags = try container.decode(Set<String>.self, forKey: .tags)
+        }
+    }
+
+    @Test func anArrayTheTypeReordersIsRefusedButASetIsNot() throws {
+        let component = Component<Sorted>("Test/Sorted") { props in Text(props.names.joined()) }
+            .variant("Default", Sorted(names: ["a", "b"], tags: ["x", "y", "z"]))
+        let catalog = try Catalog([AnyComponent(component)])
+        var session = try StorySession(story: #require(catalog.story(id: "test-sorted--default")))
+        let reversed = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/names", "value": ["b", "a"]}]"#))
+        let error = try #require(session.apply(.patch(reversed), source: .http).failure)
+        #expect(error.path == "/names/0")
+        #expect(error.message == #"this field is not decoded by the Props type: it stays "a""#)
+        let setInAnotherOrder = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/tags", "value": ["z", "x", "y"]}]"#))
+        #expect(session.apply(.patch(setInAnotherOrder), source: .http).success != nil)
+    }
+
     @Test func aClampedValueIsRefusedWithTheValueKept() throws {
         var session = try versionedSession()
         let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 7}]"#))

@@ -82,8 +82,8 @@ public struct AnyComponent: Sendable {
         let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
             do {
                 let props = try PropsDecoding.decode(Props.self, from: json)
-                let canonical = try encoder.encode(props)
-                if let difference = PropsDecoding.firstDifference(sent: json, kept: canonical) {
+                let (canonical, reordered) = try encoder.encodeNotingCanonicalOrder(props)
+                if let difference = PropsDecoding.firstDifference(sent: json, kept: canonical, reordered: reordered) {
                     return .failure(difference)
                 }
                 return .success((props, Validated(props: canonical, view: component.view(props))))

@@ -16,6 +16,28 @@ package struct JSONValueEncoder: Sendable {
     package func encode(_ value: some Encodable) throws -> JSONValue {
         try EncodingNode.encode(value, codingPath: [])
     }
+
+    /// The JSON value of `value`, and the places where the encoder put a hash-ordered collection
+    /// (a `Set`, a dictionary with keys that are not strings) into canonical order: there, and only
+    /// there, the order of an array is not part of the value.
+    package func encodeNotingCanonicalOrder(_ value: some Encodable) throws -> (json: JSONValue, reordered: Set<JSONPointer>) {
+        let positions = CanonicalOrderPositions()
+        let json = try CanonicalOrderPositions.$current.withValue(positions) {
+            try EncodingNode.encode(value, codingPath: [])
+        }
+        return (json, positions.pointers)
+    }
+}
+
+/// Where one encoding put hash-ordered collections into canonical order. Bound for the length of
+/// one synchronous `encodeNotingCanonicalOrder` call, on its thread only.
+private final class CanonicalOrderPositions: @unchecked Sendable {  // one thread, one call: no sharing
+    @TaskLocal static var current: CanonicalOrderPositions?
+    var pointers: Set<JSONPointer> = []
+
+    func note(_ codingPath: [any CodingKey]) {
+        pointers.insert(JSONPointer(tokens: codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue }))
+    }
 }
 
 /// A mutable tree that containers write into before it is frozen into a `JSONValue`.
@@ -44,6 +66,7 @@ private final class EncodingNode {
         let node = EncodingNode()
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
         if let unordered = value as? any HashOrderedCollection {
+            CanonicalOrderPositions.current?.note(codingPath)
             return type(of: unordered).canonicalOrder(node.frozen)
         }
         return node.frozen

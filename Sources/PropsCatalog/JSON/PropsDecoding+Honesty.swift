@@ -5,15 +5,18 @@ extension PropsDecoding {
     ///
     /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
     /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
-    /// form (an offset for UTC, fraction digits beyond the microsecond) and the order of an array
-    /// whose elements come back the same but reordered (a `Set`, an enum-keyed dictionary). A member
+    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places in
+    /// `reordered` (where the encoder sorted a `Set` or an enum-keyed dictionary), the order of
+    /// elements that come back the same. Any other array keeps its order or the edit is refused. A member
     /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
     /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
-    package static func firstDifference(sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer()) -> PropsError? {
+    package static func firstDifference(
+        sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer(), reordered: Set<JSONPointer> = []
+    ) -> PropsError? {
         // Almost every edit keeps everything: check that without building pointers or sorting keys,
         // and look for the first difference (in key order, with its path) only when there is one.
         if keepsAll(sent: sent, kept: kept) { return nil }
-        return firstDifferenceInOrder(sent: sent, kept: kept, at: path)
+        return firstDifferenceInOrder(sent: sent, kept: kept, at: path, reordered: reordered)
     }
 
     /// Whether `firstDifference` finds nothing: the same walk, with no pointers built and no keys sorted.
@@ -25,33 +28,35 @@ extension PropsDecoding {
             }
             return true
         case (.array(let given), .array(let known)) where given.count == known.count:
-            for index in given.indices where !keepsAll(sent: given[index], kept: known[index]) {
-                return isPermutation(given, of: known)
-            }
+            // A reordering may be canonical: whether it is depends on the place, which this walk
+            // does not track, so the walk with paths decides.
+            for index in given.indices where !keepsAll(sent: given[index], kept: known[index]) { return false }
             return true
         default:
             return isSameValue(sent, kept)
         }
     }
 
-    private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer) -> PropsError? {
+    private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer, reordered: Set<JSONPointer>) -> PropsError? {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
             for key in given.keys.sorted() {
                 guard let knownValue = known[key] else {
                     return PropsError(path: path.appending(key), message: "unknown field '\(key)'")
                 }
-                if let error = firstDifferenceInOrder(sent: given[key]!, kept: knownValue, at: path.appending(key)) { return error }
+                if let error = firstDifferenceInOrder(sent: given[key]!, kept: knownValue, at: path.appending(key), reordered: reordered) {
+                    return error
+                }
             }
             return nil
         case (.array(let given), .array(let known)) where given.count == known.count:
             var first: PropsError?
             for (index, pair) in zip(given, known).enumerated() {
-                first = firstDifferenceInOrder(sent: pair.0, kept: pair.1, at: path.appending(String(index)))
+                first = firstDifferenceInOrder(sent: pair.0, kept: pair.1, at: path.appending(String(index)), reordered: reordered)
                 if first != nil { break }
             }
             guard let first else { return nil }
-            return isPermutation(given, of: known) ? nil : first
+            return reordered.contains(path) && isPermutation(given, of: known) ? nil : first
         default:
             return isSameValue(sent, kept) ? nil : notKept(kept, at: path)
         }
