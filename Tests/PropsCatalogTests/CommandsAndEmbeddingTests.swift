@@ -157,6 +157,43 @@ import Testing
         #expect(schema.json.serialized().contains(#""example":{"failed":{"message":"Offline"}}"#))
     }
 
+    struct Note: Codable, Sendable, Equatable {
+        var id: String
+        var body: String
+        var tint: String
+    }
+
+    struct Board: Codable, Sendable, Equatable {
+        var pinned: Note?
+        var notes: [Note]
+        var title: String
+    }
+
+    @Test func theParentSchemaTakesTheChildsHintsWhereItsPropsSit() throws {
+        let note = Component<Note>("Test/Note") { props in Text(props.body) }
+            .variant("Default", Note(id: "a", body: "Hello", tint: "#ff0000"))
+            .hint("/body", .multiline)
+            .hint("/tint", .color)
+            .hint("/id", .readOnly)
+        let board = Component<Board>("Test/Board") { props in
+            VStack {
+                Text(props.title)
+                if let pinned = props.pinned { Embed(note, pinned) }
+                ForEach(props.notes) { Embed(note, $0) }
+            }
+        }
+        .variant("Default", Board(pinned: Note(id: "p", body: "Pinned", tint: "#000000"),
+                                  notes: [Note(id: "a", body: "One", tint: "#ffffff")], title: "Board"))
+        .hint("/notes/*/tint", .multiline)  // the parent's own hint wins over the child's
+        let schema = try AnyComponent(board).schema()
+        #expect(schema.schema(at: "/notes/*/body") == .string(format: .multiline))
+        #expect(schema.schema(at: "/notes/*/tint") == .string(format: .multiline))
+        #expect(schema.schema(at: "/pinned/body") == .string(format: .multiline))
+        #expect(schema.schema(at: "/pinned/tint") == .string(format: .color))
+        #expect(schema.schema(at: "/title") == .string())
+        #expect(schema.json.serialized().contains(#"{"name":"id","readOnly":true,"schema":{"type":"string"}}"#))
+    }
+
     // MARK: Start-up checks
 
     struct Levelled: Codable, Sendable, Equatable {

@@ -69,9 +69,11 @@ public struct AnyComponent: Sendable {
         self.variants = variants
         // The children the variants embed: their schemas and variants teach the parent's schema.
         var children: [String: EmbeddedChild] = [:]
-        for variant in component.variants {
-            for child in EmbedRecorder.children({ component.view(variant.props) }) where children[child.title] == nil {
-                children[child.title] = child
+        var placed: [(child: EmbeddedChild, sample: JSONValue)] = []  // where their props sit, for their hints
+        for (variant, sample) in zip(component.variants, variants.map(\.props)) {
+            for child in EmbedRecorder.children({ component.view(variant.props) }) {
+                if children[child.title] == nil { children[child.title] = child }
+                if !child.hints.isEmpty { placed.append((child, sample)) }
             }
         }
         self.hasSuggestions = component.suggestion != nil || !children.isEmpty
@@ -105,7 +107,11 @@ public struct AnyComponent: Sendable {
         let samples = variants.map(\.props)
         let hints = component.hints
         let teachers = children.keys.sorted().map { children[$0]!.teachSchema }
-        self.inferSchema = { EditorSchema.infer(Props.self, samples: samples, hints: hints, teachers: teachers) }
+        let childPlaces = placed
+        self.inferSchema = {
+            let schema = EditorSchema.infer(Props.self, samples: samples, hints: hints, teachers: teachers)
+            return schema.applying(EmbeddedChild.hints(of: childPlaces, in: schema).filter { hints[$0.key] == nil })
+        }
         if !hints.isEmpty {
             let unhinted = EditorSchema.infer(Props.self, samples: samples, teachers: teachers)
             if let path = unhinted.unmatchedHints(hints).first {

@@ -11,6 +11,8 @@ struct EmbeddedChild: Sendable {
     let route: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
     /// The embedded components below the child that a command reaches first (`Component.handlers`).
     let handlers: @Sendable (Command) -> [String]
+    /// The child component's editor hints, keyed by its own schema paths.
+    let hints: [String: FieldHint]
     /// Feeds the child's variants to a schema inference, so the parent's schema knows the child's
     /// union cases and examples.
     let teachSchema: @Sendable (SchemaProbe) -> Void
@@ -21,6 +23,7 @@ struct EmbeddedChild: Sendable {
         commands = Set(nodes.flatMap(\.commandNames))
         route = { json, invocation in component.route(json, invocation) }
         handlers = { command in component.handlers(of: command, in: props) }
+        hints = component.hints
         teachSchema = { probe in
             for variant in component.variants {
                 guard let sample = try? JSONValueEncoder().encode(variant.props) else { continue }
