@@ -194,6 +194,22 @@ import Testing
         #expect(schema.json.serialized().contains(#"{"name":"id","readOnly":true,"schema":{"type":"string"}}"#))
     }
 
+    enum StepCommand: String, CommandRepresentable, CaseIterable { case next, back }
+    struct Wizard: Codable, Sendable, Equatable {
+        var onDone: Command
+        var primary: StepCommand
+    }
+
+    @Test func commandFieldsInPropsAreCommandsOrTheTypesChoices() throws {
+        // docs/schema.md, "Commands in props".
+        let wizard = Component<Wizard>("Test/Wizard") { _ in Text("wizard") }
+            .variant("Default", Wizard(onDone: "finish", primary: .next))
+        let schema = try AnyComponent(wizard).schema()
+        #expect(schema.schema(at: "/onDone") == .command)
+        #expect(schema.schema(at: "/primary") == .enumeration(name: "StepCommand", values: ["next", "back"]))
+        #expect(try JSONValueEncoder().encode(Wizard(onDone: "next", primary: .next)).serialized() == #"{"onDone":"next","primary":"next"}"#)
+    }
+
     // MARK: Start-up checks
 
     struct Levelled: Codable, Sendable, Equatable {
