@@ -1,5 +1,6 @@
 /// What a generated story sets, in dimension order: only the dimensions whose value differs from
-/// the base variant's, so adding a dimension leaves the names (and ids) of existing stories alone.
+/// the base variant's, so an id always names the same settings and, in a full product, adding a
+/// dimension leaves the names (and ids) of existing stories alone.
 package struct StorySettings: Sendable, Equatable {
     /// One dimension's value in a story.
     package struct Setting: Sendable, Equatable {
