@@ -23,10 +23,28 @@ import Testing
         #expect(version == 2)
     }
 
+    /// A trap is SIGILL here (`dispatchPrecondition`); a failing set-up would exit with status 1 instead.
     @Test func theHubTrapsWhenCalledOffItsQueue() async {
-        await #expect(processExitsWith: .failure) {
-            let hub = try AppQueueTests.hub(on: AppQueue())
-            _ = hub.apply(.reset, to: "profile-user-profile--default", source: .http)
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let queue = AppQueue()
+            let hub = try AppQueueTests.hub(on: queue)
+            guard queue.sync({ (try? hub.apply(.reset, to: "profile-user-profile--default", source: .http).get()) != nil }) else { exit(1) }
+            _ = hub.subscribers(of: "profile-user-profile--default")
+        }
+    }
+
+    @Test func thePresenceBoardAndTheRendererRegistryTrapOffTheQueue() async {
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let queue = AppQueue()
+            let board = PresenceBoard(hub: try AppQueueTests.hub(on: queue)) { _, work in work() }
+            guard queue.sync({ board.viewers(of: "profile-user-profile--default").isEmpty }) else { exit(1) }
+            _ = board.viewers(of: "profile-user-profile--default")
+        }
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let queue = AppQueue()
+            let registry = RendererRegistry(hub: try AppQueueTests.hub(on: queue), logger: Logger(label: "test"))
+            guard queue.sync({ registry.renderer(named: "none") == nil }) else { exit(1) }
+            _ = registry.renderer(named: "none")
         }
     }
 

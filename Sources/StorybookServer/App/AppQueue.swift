@@ -2,8 +2,9 @@ import Dispatch
 
 /// The serial queue that owns all story state: every edit, validation, render, journal write and
 /// broadcast runs on it, in arrival order, so sessions need no locks. Types that assume the rule
-/// (``StoryHub``) call ``assertOnQueue()`` at their entry points: calling them from anywhere else
-/// traps at once instead of racing (`dispatchPrecondition`, checked in debug and release builds).
+/// (``StoryHub``, and the presence board, replays and renderer registry beside it) check it at
+/// their entry points (``StoryHub/assertOnQueue()``): calling them from anywhere else traps at once
+/// instead of racing (`dispatchPrecondition`, checked in debug and release builds).
 ///
 /// Long read-only work (the review page's full check) does not belong here: it runs on
 /// ``readOnlyWork`` with values copied from this queue, so edits never wait behind it.

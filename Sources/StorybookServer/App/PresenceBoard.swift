@@ -52,17 +52,20 @@ final class PresenceBoard: @unchecked Sendable {
 
     /// The author a connection identified itself as, nil while anonymous.
     func author(of connection: ConnectionID) -> ChangeAuthor? {
-        identities[connection]
+        hub.assertOnQueue()
+        return identities[connection]
     }
 
     /// Names a connection; its stories' viewers hear of it.
     func identify(_ connection: ConnectionID, as author: ChangeAuthor) {
+        hub.assertOnQueue()
         identities[connection] = author
         for story in hub.stories(subscribedBy: connection) { publish(story) }
     }
 
     /// Sets (or, with a nil path, clears) the field a connection is editing.
     func focus(_ connection: ConnectionID, story: String, path: String?) {
+        hub.assertOnQueue()
         let previous = focuses[connection]?.story
         if let path {
             focuses[connection] = (story, path)
@@ -75,6 +78,7 @@ final class PresenceBoard: @unchecked Sendable {
 
     /// Forgets a closed connection; call before the hub drops its subscriptions, with them.
     func disconnect(_ connection: ConnectionID, from stories: Set<String>) {
+        hub.assertOnQueue()
         identities[connection] = nil
         focuses[connection] = nil
         for story in stories { publish(story) }
@@ -83,6 +87,7 @@ final class PresenceBoard: @unchecked Sendable {
     /// Lists an agent on a story until `agentLinger` seconds after its last call; `focus` marks the
     /// field it just changed.
     func touch(agent id: String, name: String, story: String, focus: String? = nil) {
+        hub.assertOnQueue()
         let until = DispatchTime.now().uptimeNanoseconds + UInt64(agentLinger * 1e9)
         let previous = agents[story]?[id]
         let focus = focus ?? previous?.focus
@@ -101,6 +106,7 @@ final class PresenceBoard: @unchecked Sendable {
 
     /// Takes an agent off every story at once (its MCP session was dropped to make room).
     func remove(agent id: String) {
+        hub.assertOnQueue()
         for story in agents.keys where agents[story]?.removeValue(forKey: id) != nil {
             publish(story)
         }
@@ -120,6 +126,7 @@ final class PresenceBoard: @unchecked Sendable {
 
     /// Everyone on a story, ordered by id: subscribers, then agents.
     func viewers(of story: String) -> [Viewer] {
+        hub.assertOnQueue()
         let people = hub.subscribers(of: story).sorted { $0.raw < $1.raw }.map { connection in
             let author = identities[connection]
             let focus = focuses[connection].flatMap { $0.story == story ? $0.path : nil }
@@ -134,11 +141,13 @@ final class PresenceBoard: @unchecked Sendable {
 
     /// `{"type": "presence", "story", "viewers": [...]}`.
     func message(for story: String) -> JSONValue {
-        ["type": "presence", "story": .string(story), "viewers": .array(viewers(of: story).map(\.json))]
+        hub.assertOnQueue()
+        return ["type": "presence", "story": .string(story), "viewers": .array(viewers(of: story).map(\.json))]
     }
 
     /// Sends a story's viewer list to its subscribers.
     func publish(_ story: String) {
+        hub.assertOnQueue()
         hub.broadcast(message(for: story).serializedBytes(), story: story, coalescingKey: "presence:\(story)")
     }
 }

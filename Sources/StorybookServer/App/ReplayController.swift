@@ -32,6 +32,7 @@ final class ReplayController: @unchecked Sendable {
 
     /// Starts playing `recording` on its story; `speed` 2 plays twice as fast, 0 plays every step at once.
     func start(_ recording: Recording, speed: Double) -> JSONValue {
+        hub.assertOnQueue()
         stop(recording.story, reason: "replaced")
         let delays = recording.delays(speed: speed)
         var deadlines: [TimeInterval] = []
@@ -52,6 +53,7 @@ final class ReplayController: @unchecked Sendable {
     /// Stops the story's replay; false when none was playing.
     @discardableResult
     func stop(_ story: String, reason: String = "stopped") -> Bool {
+        hub.assertOnQueue()
         guard let replay = replays.removeValue(forKey: story) else { return false }
         hub.broadcast(status(replay, reason), story: story, coalesce: false)
         return true
@@ -100,6 +102,7 @@ final class ReplayController: @unchecked Sendable {
 extension ReplayController {
     /// A replay request, from HTTP or WebSocket: `{["from"], ["to"], ["speed"], ["recording"]}`.
     func start(story: String, request: JSONValue) -> Result<JSONValue, APIError> {
+        hub.assertOnQueue()
         let session: StorySession
         switch hub.session(story) {
         case .success(let value): session = value

@@ -37,16 +37,22 @@ final class StoryHub {
         self.logger = logger
     }
 
+    /// Traps unless called on the hub's queue (when it has one). Every entry point of the hub, and of
+    /// the types that live beside it on the queue (presence, replays, renderers), calls this first.
+    func assertOnQueue() {
+        owner?.assertOnQueue()
+    }
+
     /// Makes restored sessions live, before any request is served.
     func install(_ restored: [String: StorySession]) {
-        owner?.assertOnQueue()
+        assertOnQueue()
         sessions.merge(restored) { _, restored in restored }
         for session in restored.values { liveStates.publish(session) }
     }
 
     /// The session of a story, created at version 1 on first use.
     func session(_ storyID: String) -> Result<StorySession, APIError> {
-        owner?.assertOnQueue()
+        assertOnQueue()
         if let session = sessions[storyID] { return .success(session) }
         guard let story = catalog.story(id: storyID) else {
             return .failure(APIError(.notFound, "unknown story '\(storyID)'"))
@@ -63,7 +69,7 @@ final class StoryHub {
 
     /// Applies `edit` to a story; on success the new state goes to every subscriber.
     func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, APIError> {
-        owner?.assertOnQueue()
+        assertOnQueue()
         switch session(storyID) {
         case .failure(let error):
             return .failure(error)
@@ -118,7 +124,7 @@ final class StoryHub {
     /// Writes a story's live props as a new saved variant of its component and serves it as a
     /// story from now on. The name must make an id no variant of the component has.
     func saveVariant(of storyID: String, named name: String) -> Result<Catalog.Story, APIError> {
-        owner?.assertOnQueue()
+        assertOnQueue()
         guard let variants else {
             return .failure(APIError(.notFound, "saving variants is off: start the server with --variants-dir"))
         }
@@ -160,7 +166,7 @@ final class StoryHub {
     /// Subscribes a connection, whose states are rendered in `environment` from now on; the caller
     /// sends it the current state.
     func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard) -> Result<StorySession, APIError> {
-        owner?.assertOnQueue()
+        assertOnQueue()
         let result = session(storyID)
         if case .success = result {
             subscribers[storyID, default: []].insert(connection)
@@ -201,7 +207,7 @@ final class StoryHub {
 
     /// Ends a subscription; false when there was none.
     func unsubscribe(_ connection: ConnectionID, from storyID: String) -> Bool {
-        owner?.assertOnQueue()
+        assertOnQueue()
         guard subscriptions[connection]?.remove(storyID) != nil else { return false }
         subscribers[storyID]?.remove(connection)
         return true
@@ -209,7 +215,7 @@ final class StoryHub {
 
     /// Forgets a closed connection.
     func disconnect(_ connection: ConnectionID) {
-        owner?.assertOnQueue()
+        assertOnQueue()
         environments[connection] = nil
         for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
             subscribers[storyID]?.remove(connection)
@@ -218,12 +224,14 @@ final class StoryHub {
 
     /// The stories a connection is subscribed to.
     func stories(subscribedBy connection: ConnectionID) -> Set<String> {
-        subscriptions[connection] ?? []
+        assertOnQueue()
+        return subscriptions[connection] ?? []
     }
 
     /// The connections subscribed to a story.
     func subscribers(of storyID: String) -> [ConnectionID] {
-        Array(subscribers[storyID] ?? [])
+        assertOnQueue()
+        return Array(subscribers[storyID] ?? [])
     }
 
     /// Sends one message to every subscriber of a story; states replace queued older states.
@@ -239,6 +247,7 @@ final class StoryHub {
     /// Sends one serialized message to every subscriber of a story; a queued message with the same
     /// `coalescingKey` is replaced by it.
     func broadcast(_ message: [UInt8], story storyID: String, coalescingKey: String?) {
+        assertOnQueue()
         let targets = subscribers(of: storyID)
         guard !targets.isEmpty else { return }
         sink.send(message, to: targets, coalescingKey: coalescingKey)
@@ -246,6 +255,7 @@ final class StoryHub {
 
     /// Sends a story's live state to one connection, replacing an older state still queued for it.
     func sendState(of storyID: String, to connection: ConnectionID) {
+        assertOnQueue()
         if let environment = environments[connection], let session = sessions[storyID] {
             sink.send(StateMessage(session, environment: environment).message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
             return
@@ -259,11 +269,13 @@ final class StoryHub {
 
     /// Sends one message to one connection.
     func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {
+        assertOnQueue()
         sink.send(message.serializedBytes(), to: [connection], coalescingKey: coalescingKey)
     }
 
     /// Sends one serialized message to several connections.
     func send(_ message: [UInt8], to connections: [ConnectionID], coalescingKey: String? = nil) {
+        assertOnQueue()
         guard !connections.isEmpty else { return }
         sink.send(message, to: connections, coalescingKey: coalescingKey)
     }

@@ -47,13 +47,20 @@ final class RendererRegistry {
     var all: [Renderer] { renderers.values.sorted { $0.name < $1.name } }
 
     /// The renderer with this name, if connected.
-    func renderer(named name: String) -> Renderer? { renderers[name] }
+    func renderer(named name: String) -> Renderer? {
+        hub.assertOnQueue()
+        return renderers[name]
+    }
 
     /// Whether a connection is a renderer.
-    func isRenderer(_ connection: ConnectionID) -> Bool { names[connection] != nil }
+    func isRenderer(_ connection: ConnectionID) -> Bool {
+        hub.assertOnQueue()
+        return names[connection] != nil
+    }
 
     /// A WebSocket closed: a renderer disappears from the list.
     func closed(_ connection: ConnectionID) {
+        hub.assertOnQueue()
         listeners.remove(connection)
         watching[connection] = nil
         guard let name = names.removeValue(forKey: connection) else { return }
@@ -64,6 +71,7 @@ final class RendererRegistry {
 
     /// Handles one renderer-protocol message.
     func handle(_ message: RendererMessage, from connection: ConnectionID) -> Result<Void, APIError> {
+        hub.assertOnQueue()
         switch message {
         case .watch:
             listeners.insert(connection)
@@ -80,6 +88,7 @@ final class RendererRegistry {
 
     /// Sends a new subscriber of a story the latest report about it of the renderer it watches.
     func sendReports(of story: String, to connection: ConnectionID) {
+        hub.assertOnQueue()
         guard !isRenderer(connection), let name = watching[connection], let report = renderers[name]?.reports[story] else { return }
         hub.send(report.message(renderer: name), to: connection, coalescingKey: Self.reportKey(name, story))
     }
@@ -173,7 +182,8 @@ final class RendererRegistry {
 
     /// `{"type": "renderers", "renderers": [{"name", "platform", "components", "connectedAt", "showing"}]}`
     func listMessage() -> [UInt8] {
-        JSONValue.object(["type": "renderers", "renderers": .array(all.map { Self.entry($0, lastReport: false) })]).serializedBytes()
+        hub.assertOnQueue()
+        return JSONValue.object(["type": "renderers", "renderers": .array(all.map { Self.entry($0, lastReport: false) })]).serializedBytes()
     }
 
     /// `GET /api/renderers`: the list with each renderer's last report.
