@@ -18,7 +18,9 @@ let strictSettings: [SwiftSetting] = [
 //   StorybookClient       for apps: connects to a server as a renderer (no UI, no server code)
 let package = Package(
     name: "Storybook",
-    platforms: [.macOS(.v15)],
+    // Synchronization.Mutex: macOS 15, iOS 18. iOS is for apps that use StorybookClient (and
+    // PropsCatalog); the server targets need libwebsockets and are for macOS and Linux.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "PropsCatalog", targets: ["PropsCatalog"]),
         .library(name: "StorybookReview", targets: ["StorybookReview"]),

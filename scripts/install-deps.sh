@@ -2,12 +2,20 @@
 # Installs the Debian packages the storybook needs, only those missing, so it is quick to re-run.
 #   scripts/install-deps.sh            libwebsockets-dev (to build and serve)
 #   scripts/install-deps.sh --test     plus what the tests and the benchmark use: chromium, curl,
-#                                      wrk and valgrind (Benchmarks/), python3-venv
+#                                      gcc and make, wrk and valgrind (Benchmarks/), python3-venv
+# On a system without apt (macOS), it says what to install and stops.
 set -euo pipefail
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  if pkg-config --exists libwebsockets 2>/dev/null; then exit 0; fi
+  echo "scripts/install-deps.sh installs Debian packages; here install libwebsockets yourself:" >&2
+  echo "  macOS: brew install libwebsockets pkgconf   (docs/architecture.md, \"macOS\")" >&2
+  exit 1
+fi
 
 packages=(libwebsockets-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium curl wrk valgrind python3-venv)
+  packages+=(chromium curl gcc make wrk valgrind python3-venv)
 fi
 
 missing=()

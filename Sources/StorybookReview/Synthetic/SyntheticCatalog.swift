@@ -1,29 +1,29 @@
-public import PropsCatalog
+package import PropsCatalog
 
 /// Generated components for trying the storybook at scale (`serve --synthetic N`): N stories,
 /// ten per component, components grouped ten to a folder ("Synthetic/Group 07/Card 0712").
-public enum SyntheticCatalog {
+package enum SyntheticCatalog {
     /// The Props of a generated card.
-    public struct CardProps: Codable, Sendable, Equatable {
-        public var title: String
-        public var body: String
-        public var count: Int
-        public var progress: Double
-        public var isPinned: Bool
-        public var tags: [String]
-        public var status: Status
-        public var open: Command
+    package struct CardProps: Codable, Sendable, Equatable {
+        package var title: String
+        package var body: String
+        package var count: Int
+        package var progress: Double
+        package var isPinned: Bool
+        package var tags: [String]
+        package var status: Status
+        package var open: Command
     }
 
     /// A generated card's status.
-    public enum Status: String, Codable, Sendable, CaseIterable {
+    package enum Status: String, Codable, Sendable, CaseIterable {
         case draft, review, published, archived
     }
 
     package static let variantNames = ["Default", "Empty", "Long text", "Pinned", "Draft", "Review", "Published", "Archived", "Many tags", "Done"]
 
     /// `count` stories in `ceil(count / 10)` components.
-    public static func components(count: Int) throws(CatalogError) -> [AnyComponent] {
+    package static func components(count: Int) throws(CatalogError) -> [AnyComponent] {
         var components: [AnyComponent] = []
         var remaining = count
         var index = 0
@@ -38,7 +38,7 @@ public enum SyntheticCatalog {
 
     /// "Synthetic/Generated": one component with `count` generated stories (a title each, from its
     /// `Default` variant), for the overview page at scale (`serve --synthetic-generated N`).
-    public static func generated(count: Int) throws(CatalogError) -> AnyComponent {
+    package static func generated(count: Int) throws(CatalogError) -> AnyComponent {
         let titles = (1...max(1, count)).map { "Generated card \($0)" + ($0 % 7 == 0 ? " with a title long enough to wrap" : "") }
         return try AnyComponent(component(0, variants: 1, title: "Synthetic/Generated")
             .description("A card with \(count) generated titles: the overview page at scale.")
@@ -47,25 +47,25 @@ public enum SyntheticCatalog {
     }
 
     /// One item of the long list.
-    public struct ListEntry: Codable, Sendable, Equatable {
-        public var id: Int
-        public var title: String
-        public var detail: String
-        public var done: Bool
-        public var priority: Int
+    package struct ListEntry: Codable, Sendable, Equatable {
+        package var id: Int
+        package var title: String
+        package var detail: String
+        package var done: Bool
+        package var priority: Int
     }
 
     /// The Props of the long list: a heading and `items`.
-    public struct ListProps: Codable, Sendable, Equatable {
-        public var heading: String
-        public var items: [ListEntry]
+    package struct ListProps: Codable, Sendable, Equatable {
+        package var heading: String
+        package var items: [ListEntry]
     }
 
     /// "Synthetic/Long list": one story whose props hold a list of `count` items (about 100 bytes of
     /// JSON each, so 500 make about 50 KB; the view shows each title and priority), for edits that
     /// touch one item of a large value
     /// (`serve --synthetic-list N`; the benchmark's P1 large row patches `/items/K/title`).
-    public static func longList(count: Int) throws(CatalogError) -> AnyComponent {
+    package static func longList(count: Int) throws(CatalogError) -> AnyComponent {
         let items = (0..<max(0, count)).map { index in
             ListEntry(id: index, title: "Item \(index)", detail: "The detail text of item number \(index) in the list",
                       done: index % 3 == 0, priority: index % 5)
