@@ -10,7 +10,7 @@ import re
 
 import pytest
 import requests
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
 from conftest import Server, wait_for
 
@@ -412,7 +412,10 @@ def test_server_gone_shows_the_banner_and_reconnect_resubscribes(fresh_server, u
     # again and follows the live state.
     restarted = Server("--port", port, state_dir=fresh_server.state_dir)
     try:
-        page.locator("#banner-retry").click()
+        try:
+            page.locator("#banner-retry").click(timeout=3000)
+        except PlaywrightTimeoutError:
+            pass  # the page's own backoff reconnected first and hid the banner (a loaded machine)
         expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
         expect(page.locator("#banner")).to_be_hidden()
         requests.patch(f"{restarted.url}/api/stories/{story}/props", timeout=10,
