@@ -6,8 +6,10 @@ import StorybookTransport
 /// The Linux connection: the transport's libwebsockets client, on its own loop thread.
 final class LWSClientConnection: ClientConnection {
     private let client: WebSocketClient
+    private let events: @Sendable (ConnectionEvent) -> Void
 
     init(events: @escaping @Sendable (ConnectionEvent) -> Void) {
+        self.events = events
         let box = ClientBox()
         client = WebSocketClient { event in
             // Only the current attempt's events count (the attempt number moves on before a new one is posted).
@@ -30,6 +32,22 @@ final class LWSClientConnection: ClientConnection {
     }
 
     func connect(to url: URL) {
+        // libwebsockets' client here speaks plain WebSocket only: a wss:// URL must not quietly
+        // become a clear-text connection to port 80.
+        guard let reason = Self.unsupportedScheme(of: url) else { return open(url) }
+        events(.closed(reason: reason))
+    }
+
+    /// Why `url` cannot be opened by this client, or nil when it can (`ws://`, `http://`).
+    static func unsupportedScheme(of url: URL) -> String? {
+        switch url.scheme?.lowercased() {
+        case "ws", "http": nil
+        case "wss", "https": "\(url.absoluteString): TLS (wss://) is not available in the Linux client; use ws:// (the server on loopback, or behind a TLS-terminating proxy)"
+        default: "\(url.absoluteString): not a WebSocket URL (ws://HOST:PORT/ws)"
+        }
+    }
+
+    private func open(_ url: URL) {
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?" + query }
         let target = WebSocketClientTarget(host: url.host ?? "127.0.0.1", port: url.port ?? 80, path: path, subprotocol: "storybook.v1")

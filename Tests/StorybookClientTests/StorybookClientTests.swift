@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StorybookClient
 
@@ -7,6 +8,16 @@ import Testing
         #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
                            .seconds(1), .seconds(1), .seconds(1), .seconds(1)])
     }
+
+    #if !canImport(Darwin)
+    @Test func theLinuxClientRefusesTLSInsteadOfConnectingInClearText() throws {
+        func reason(_ text: String) throws -> String? { LWSClientConnection.unsupportedScheme(of: try #require(URL(string: text))) }
+        #expect(try reason("ws://127.0.0.1:6006/ws") == nil)
+        #expect(try reason("http://127.0.0.1:6006/ws") == nil)
+        #expect(try reason("wss://example.com/ws")?.contains("TLS (wss://) is not available in the Linux client") == true)
+        #expect(try reason("ftp://example.com/ws") != nil)
+    }
+    #endif
 
     @Test func storiesBelongToTheLongestMatchingComponent() {
         let components = ["media-movie", "media-movie-list", "auth-login"]
