@@ -162,6 +162,22 @@ import Testing
         #expect(contents?["text"]?.stringValue.flatMap { try? JSONParser.parse($0) }?["version"] == 1)
         let missing = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "storybook://story/nope.txt"}}"#, session: session))
         #expect(missing?["error"]?["code"] == -32002)
+
+        // The accessibility outline of the live state: the bytes of GET /render/{id}.a11y.txt?live=1.
+        #expect(uris.contains("storybook://story/\(story).a11y.txt"))
+        let templates = json(post(#"{"jsonrpc": "2.0", "id": 5, "method": "resources/templates/list"}"#, session: session))?["result"]?["resourceTemplates"]
+        #expect(templates?.arrayValue?.contains { $0["uriTemplate"] == "storybook://story/{id}.a11y.txt" } == true)
+        _ = try hub.apply(.patch(JSONPatch(json: [["op": "replace", "path": "/name", "value": "Grace Hopper"]])), to: story, source: .http).get()
+        let outline = json(post(#"{"jsonrpc": "2.0", "id": 6, "method": "resources/read", "params": {"uri": "storybook://story/\#(story).a11y.txt"}}"#, session: session))?["result"]?["contents"]?.arrayValue?.first
+        let live = router.route(HTTPRequest(method: .get, path: "/render/\(story).a11y.txt", queryItems: [QueryItem(name: "live", value: "1")], headers: Self.headers))
+        #expect(live.status == 200)
+        #expect(outline?["mimeType"] == "text/plain")
+        #expect(outline?["text"]?.stringValue == String(decoding: live.body, as: UTF8.self))
+        #expect(outline?["text"]?.stringValue?.contains(#"heading level 2 "Grace Hopper""#) == true)
+        for wrong in ["storybook://story/.a11y.txt", "storybook://story/\(story).a11y", "storybook://story/\(story).png"] {
+            let answer = json(post(#"{"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": {"uri": "\#(wrong)"}}"#, session: session))
+            #expect(answer?["error"]?["code"] == -32002, "\(wrong)")
+        }
     }
 
     @Test func accessRulesApplyToMCP() {
