@@ -44,6 +44,13 @@ import Testing
         return try #require(response.headers.first { $0.0 == "Mcp-Session-Id" }?.1)
     }
 
+    /// The 1-based line of the first line containing `text` in a file of this repository.
+    private static func line(of text: String, inFile path: String) -> Int? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        guard let source = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else { return nil }
+        return source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(text) }.map { $0 + 1 }
+    }
+
     private func call(_ tool: String, _ arguments: String, session: String) -> JSONValue? {
         json(post(#"{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "\#(tool)", "arguments": \#(arguments)}}"#, session: session))?["result"]
     }
@@ -144,8 +151,13 @@ import Testing
         let profiles = hub.catalog.stories.filter { $0.id.contains("profile") }.count
         #expect(found?["structuredContent"]?["total"] == .integer(Int64(profiles)))
         #expect(found?["structuredContent"]?["stories"]?.arrayValue?.allSatisfy { $0["id"]?.stringValue?.contains("profile") == true } == true)
-        let summary = call("get_story", #"{"story": "\#(story)"}"#, session: session)?["structuredContent"]?["fields"]
-        #expect(summary == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        let got = call("get_story", #"{"story": "\#(story)"}"#, session: session)
+        #expect(got?["structuredContent"]?["fields"] == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        // Where the component was registered: Profile.component in DemoCatalog/ProfileComponent.swift.
+        let line = try #require(Self.line(of: "Component<UserProfile>(", inFile: "Sources/DemoCatalog/ProfileComponent.swift"))
+        #expect(got?["structuredContent"]?["declaredAt"] == .string("DemoCatalog/ProfileComponent.swift:\(line)"))
+        #expect(got?["structuredContent"]?["propsType"] == "UserProfile")
+        #expect(got?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("(UserProfile, component registered at DemoCatalog/ProfileComponent.swift:\(line))") == true)
         #expect(try hub.session(story).get().version == 1)
         let unknownTool = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "nope"}}"#, session: session))
         #expect(unknownTool?["error"]?["code"] == -32602)
