@@ -90,6 +90,8 @@ async def agent_fixes_the_profile(session):
     assert not edited.is_error and edited.content[0].text == EDITED
     resource = await session.read_resource("storybook://story/%s.txt" % PROFILE)
     assert "ada@example.org" in resource.contents[0].text
+    outline = await session.read_resource("storybook://story/%s.a11y.txt" % PROFILE)
+    assert 'text "ada@example.org"' in outline.contents[0].text and "heading level 2" in outline.contents[0].text
     return edited.structured_content["version"]
 
 
