@@ -197,6 +197,8 @@ import Testing
         #expect(post(body, headers: ["origin": "http://evil.example"]).status == 403)
         #expect(post(body, headers: ["origin": "null"]).status == 403)
         #expect(post(body, headers: ["origin": "http://127.0.0.1:6006"]).status == 200)
+        #expect(post(body, headers: ["host": "evil.example"]).status == 421)
+        #expect(post(body, headers: ["host": "evil.example:6006", "origin": "http://evil.example:6006"]).status == 421)
         #expect(post(body, headers: ["content-type": "text/plain"]).status == 415)
         #expect(post(body, headers: ["accept": "text/html"]).status == 406)
         let get = router.route(HTTPRequest(method: .get, path: "/mcp", headers: Self.headers))

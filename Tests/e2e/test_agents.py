@@ -181,6 +181,12 @@ def test_mcp_session_rules_and_access(fresh_server):
     foreign = requests.post(url, json=initialize, headers=dict(MCP_HEADERS, Origin="http://evil.example"), timeout=5)
     assert foreign.status_code == 403 and foreign.json()["error"]["code"] == "forbidden"
     assert requests.post(url, json=initialize, headers=dict(MCP_HEADERS, Origin="null"), timeout=5).status_code == 403
+    # The Host allow-list (DNS rebinding): a name this server does not answer to is 421, before any
+    # session rule, whatever the Origin.
+    for headers in (dict(MCP_HEADERS, Host="evil.example"), dict(known, Host="evil.example:" + fresh_server.url.rsplit(":", 1)[1]),
+                    dict(MCP_HEADERS, Host="evil.example", Origin="http://evil.example")):
+        misdirected = requests.post(url, json=initialize, headers=headers, timeout=5)
+        assert misdirected.status_code == 421 and misdirected.json()["error"]["code"] == "misdirected", headers
     assert requests.post(url, data="x", headers={"Content-Type": "text/plain"}, timeout=5).status_code == 415
     assert requests.get(url, headers={"Accept": "text/event-stream"}, timeout=5).status_code == 405
     assert requests.post(url, data="{", headers=MCP_HEADERS, timeout=5).json()["error"]["code"] == -32700
