@@ -6,6 +6,7 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_age
 """
 import asyncio
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -142,7 +143,10 @@ def test_two_browsers_see_each_other_and_the_focused_field(fresh_server, ui):
 
     control(second, "/email").focus()
     expect(first.locator('.field[data-pointer="/email"]')).to_have_attribute("data-editing-by", "Grace")
-    expect(second.locator("[data-editing-by]")).to_have_count(0)  # never marks our own focus
+    # Never marks our own focus: once the second browser has its own presence with the focus (its
+    # chip's title says so), no row of its own form carries a mark.
+    expect(second.locator(".presence-chip.is-me")).to_have_attribute("title", re.compile(r"editing /email$"))
+    expect(second.locator("[data-editing-by]")).to_have_count(0)
     control(second, "/name").focus()
     expect(first.locator('.field[data-pointer="/name"]')).to_have_attribute("data-editing-by", "Grace")
     expect(first.locator('.field[data-pointer="/email"]')).not_to_have_attribute("data-editing-by", "Grace")
