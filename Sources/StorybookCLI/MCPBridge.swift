@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import PropsCatalog
+import StorybookReview
 import Synchronization
 
 /// Forwards JSON-RPC messages one at a time to a server's `/mcp` over HTTP, keeping the
@@ -39,7 +40,7 @@ struct MCPBridge {
         let (data, response, failure) = Self.send(request)
         guard let response else {
             Self.log("cannot reach \(endpoint.absoluteString): \(failure.map { "\($0.localizedDescription)" } ?? "no answer")")
-            return Self.error(id: id, "cannot reach the storybook server at \(endpoint.absoluteString): is `storybook serve` running?")
+            return Self.error(id: id, "cannot reach the server at \(endpoint.absoluteString): is `\(CommandContext.executableName) serve` running?")
         }
         if isInitialize, let session = response.value(forHTTPHeaderField: Self.sessionHeader) {
             sessionID = session
@@ -56,7 +57,7 @@ struct MCPBridge {
         // An HTTP error of the storybook (`{"error": {"code", "message"}}`): 401, 403, 415...
         let reason = answer["error"]?["message"]?.stringValue ?? body
         Self.log("the server refused the request (\(response.statusCode)): \(reason)")
-        return Self.error(id: id, "the storybook server refused the request (\(response.statusCode)): \(reason)")
+        return Self.error(id: id, "the server refused the request (\(response.statusCode)): \(reason)")
     }
 
     /// A JSON-RPC error for the request `id`; nil for a notification, which gets no answer.
@@ -67,7 +68,7 @@ struct MCPBridge {
     }
 
     private static func log(_ message: String) {
-        FileHandle.standardError.write(Data("storybook mcp: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("\(CommandContext.executableName) mcp: \(message)\n".utf8))
     }
 
     /// One request, waited for.

@@ -42,7 +42,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Where saved variants are written and loaded from, one JSON file per component.")
     var variantsDir = "Variants"
 
-    @Option(help: "Golden projections (as `storybook check` keeps them) for the review page at /#/review.")
+    @Option(help: "Golden projections (as `\(CommandContext.executableName) check` keeps them) for the review page at /#/review.")
     var snapshots: String?
 
     @Flag(help: "Let the review page accept a change by writing its golden into --snapshots.")

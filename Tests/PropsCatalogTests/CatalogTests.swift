@@ -49,6 +49,18 @@ private func note(_ title: String, _ variants: String...) -> Component<Note> {
         }
     }
 
+    @Test func aComponentKnowsWhereItWasDeclared() throws {
+        let line = #line + 1
+        let component = Component<Note>("Notes/Note") { note in
+            Text(note.text)
+        }
+        .variant("A", Note(text: "a"))
+        #expect(component.declaredAt == "PropsCatalogTests/CatalogTests.swift:\(line)")
+        #expect(try AnyComponent(component).declaredAt == component.declaredAt)
+        let labelled = Component<Note>("Notes/Other", render: { Text($0.text) })
+        #expect(labelled.declaredAt == "PropsCatalogTests/CatalogTests.swift:\(#line - 1)")
+    }
+
     @Test func componentsNeedVariantsAndSluggableNames() {
         #expect(throws: CatalogError.self) { try Catalog { note("Empty") } }
         #expect(throws: CatalogError.self) { try Catalog { note("!!!", "A") } }

@@ -44,6 +44,13 @@ import Testing
         return try #require(response.headers.first { $0.0 == "Mcp-Session-Id" }?.1)
     }
 
+    /// The 1-based line of the first line containing `text` in a file of this repository.
+    private static func line(of text: String, inFile path: String) -> Int? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        guard let source = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else { return nil }
+        return source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(text) }.map { $0 + 1 }
+    }
+
     private func call(_ tool: String, _ arguments: String, session: String) -> JSONValue? {
         json(post(#"{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "\#(tool)", "arguments": \#(arguments)}}"#, session: session))?["result"]
     }
@@ -144,8 +151,13 @@ import Testing
         let profiles = hub.catalog.stories.filter { $0.id.contains("profile") }.count
         #expect(found?["structuredContent"]?["total"] == .integer(Int64(profiles)))
         #expect(found?["structuredContent"]?["stories"]?.arrayValue?.allSatisfy { $0["id"]?.stringValue?.contains("profile") == true } == true)
-        let summary = call("get_story", #"{"story": "\#(story)"}"#, session: session)?["structuredContent"]?["fields"]
-        #expect(summary == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        let got = call("get_story", #"{"story": "\#(story)"}"#, session: session)
+        #expect(got?["structuredContent"]?["fields"] == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        // Where the component was registered: Profile.component in DemoCatalog/ProfileComponent.swift.
+        let line = try #require(Self.line(of: "Component<UserProfile>(", inFile: "Sources/DemoCatalog/ProfileComponent.swift"))
+        #expect(got?["structuredContent"]?["declaredAt"] == .string("DemoCatalog/ProfileComponent.swift:\(line)"))
+        #expect(got?["structuredContent"]?["propsType"] == "UserProfile")
+        #expect(got?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("(UserProfile, component registered at DemoCatalog/ProfileComponent.swift:\(line))") == true)
         #expect(try hub.session(story).get().version == 1)
         let unknownTool = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "nope"}}"#, session: session))
         #expect(unknownTool?["error"]?["code"] == -32602)
@@ -162,6 +174,22 @@ import Testing
         #expect(contents?["text"]?.stringValue.flatMap { try? JSONParser.parse($0) }?["version"] == 1)
         let missing = json(post(#"{"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "storybook://story/nope.txt"}}"#, session: session))
         #expect(missing?["error"]?["code"] == -32002)
+
+        // The accessibility outline of the live state: the bytes of GET /render/{id}.a11y.txt?live=1.
+        #expect(uris.contains("storybook://story/\(story).a11y.txt"))
+        let templates = json(post(#"{"jsonrpc": "2.0", "id": 5, "method": "resources/templates/list"}"#, session: session))?["result"]?["resourceTemplates"]
+        #expect(templates?.arrayValue?.contains { $0["uriTemplate"] == "storybook://story/{id}.a11y.txt" } == true)
+        _ = try hub.apply(.patch(JSONPatch(json: [["op": "replace", "path": "/name", "value": "Grace Hopper"]])), to: story, source: .http).get()
+        let outline = json(post(#"{"jsonrpc": "2.0", "id": 6, "method": "resources/read", "params": {"uri": "storybook://story/\#(story).a11y.txt"}}"#, session: session))?["result"]?["contents"]?.arrayValue?.first
+        let live = router.route(HTTPRequest(method: .get, path: "/render/\(story).a11y.txt", queryItems: [QueryItem(name: "live", value: "1")], headers: Self.headers))
+        #expect(live.status == 200)
+        #expect(outline?["mimeType"] == "text/plain")
+        #expect(outline?["text"]?.stringValue == String(decoding: live.body, as: UTF8.self))
+        #expect(outline?["text"]?.stringValue?.contains(#"heading level 2 "Grace Hopper""#) == true)
+        for wrong in ["storybook://story/.a11y.txt", "storybook://story/\(story).a11y", "storybook://story/\(story).png"] {
+            let answer = json(post(#"{"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": {"uri": "\#(wrong)"}}"#, session: session))
+            #expect(answer?["error"]?["code"] == -32002, "\(wrong)")
+        }
     }
 
     @Test func accessRulesApplyToMCP() {
@@ -169,6 +197,8 @@ import Testing
         #expect(post(body, headers: ["origin": "http://evil.example"]).status == 403)
         #expect(post(body, headers: ["origin": "null"]).status == 403)
         #expect(post(body, headers: ["origin": "http://127.0.0.1:6006"]).status == 200)
+        #expect(post(body, headers: ["host": "evil.example"]).status == 421)
+        #expect(post(body, headers: ["host": "evil.example:6006", "origin": "http://evil.example:6006"]).status == 421)
         #expect(post(body, headers: ["content-type": "text/plain"]).status == 415)
         #expect(post(body, headers: ["accept": "text/html"]).status == 406)
         let get = router.route(HTTPRequest(method: .get, path: "/mcp", headers: Self.headers))

@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import shutil
+import socket
 import subprocess
 
 import pytest
@@ -89,16 +90,70 @@ def test_public_override_serves_from_disk_and_shows_edits_on_reload(tmp_path):
         server.stop()
 
 
+SUBCOMMANDS = ["serve", "list", "render", "export", "check", "mcp"]
+
+# Where "storybook" is rightly named: URLs, the resource scheme, the WebSocket subprotocol, the
+# default state directory, and the noun ("a storybook server", "serve the storybook") when no
+# subcommand follows it. Everything else was meant to be the running executable's name.
+LEGITIMATE_STORYBOOK = re.compile(
+    r"https?://\S+|storybook://\S*|storybook\.v1|\.storybook\b"
+    r"|\b(?:a|the|running) storybook\b(?! (?:%s|help)\b)" % "|".join(SUBCOMMANDS), re.IGNORECASE)
+
+
+def misnamed_executable(output):
+    """The places in `output` (whitespace collapsed, so wrapped help lines count) where the word
+    storybook stands where the executable's name belongs."""
+    text = LEGITIMATE_STORYBOOK.sub("", re.sub(r"\s+", " ", output))
+    return [text[max(0, m.start() - 40):m.end() + 40] for m in re.finditer(r"storybook", text, re.IGNORECASE)]
+
+
+def test_misnamed_executable_tells_the_noun_from_the_name():
+    assert misnamed_executable("A storybook server; see https://example.com/storybook and storybook://story/x.txt") == []
+    assert misnamed_executable("Serve the storybook (the default). (default: .storybook) storybook.v1") == []
+    for wrong in ["storybook: unknown story", "(storybook list shows every story)", "as `storybook\n   check` keeps them",
+                  "storybook mcp: cannot reach", "is `storybook serve` running?", "the storybook check"]:
+        assert misnamed_executable(wrong), wrong
+
+
 def test_help_and_errors_name_the_running_executable(tmp_path):
     copy = tmp_path / "my-app"
     shutil.copy2(BINARY, copy)
-    help_text = subprocess.run([str(copy), "--help"], capture_output=True, text=True, timeout=30).stdout
+
+    def run(*arguments, stdin=None):
+        return subprocess.run([str(copy), *arguments], capture_output=True, text=True, timeout=30, input=stdin, cwd=tmp_path)
+
+    help_text = run("--help").stdout
     assert "USAGE: my-app <subcommand>" in help_text, help_text
     assert "See 'my-app help <subcommand>'" in help_text, help_text
-    assert "storybook <subcommand>" not in help_text
-    failed = subprocess.run([str(copy), "render", "nope"], capture_output=True, text=True, timeout=30)
-    assert failed.returncode != 0
-    assert failed.stderr.startswith("my-app: "), failed.stderr
+    outputs = {"--help": help_text}
+    for subcommand in SUBCOMMANDS:
+        for arguments in ([subcommand, "--help"], ["help", subcommand]):
+            result = run(*arguments)
+            assert result.returncode == 0 and f"USAGE: my-app {subcommand}" in result.stdout, (arguments, result)
+            outputs[" ".join(arguments)] = result.stdout + result.stderr
+
+    # Errors: one line on standard error, prefixed with the executable's name.
+    for arguments, prefix in [
+        (["render", "nope"], "my-app: unknown story 'nope' (my-app list shows every story)"),
+        (["--bogus"], "my-app: "),
+        (["check", "--snapshots", str(tmp_path / "missing")], "my-app: check failed: "),
+        (["mcp", "--url", "ftp://example.com"], "my-app: "),
+    ]:
+        failed = run(*arguments)
+        assert failed.returncode != 0 and failed.stderr.startswith(prefix), (arguments, failed.stderr)
+        outputs[" ".join(arguments)] = failed.stdout + failed.stderr
+    # The stdio bridge with no server behind it: a JSON-RPC error for the agent, a line for the person.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}) + "\n"
+    bridged = run("mcp", "--url", f"http://127.0.0.1:{port}", stdin=initialize)
+    assert "is `my-app serve` running?" in json.loads(bridged.stdout)["error"]["message"], bridged.stdout
+    assert bridged.stderr.startswith("my-app mcp: cannot reach "), bridged.stderr
+    outputs["mcp (no server)"] = bridged.stdout + bridged.stderr
+
+    wrong = {name: places for name, output in outputs.items() if (places := misnamed_executable(output))}
+    assert not wrong, wrong
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_age
 """
 import asyncio
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -90,6 +91,8 @@ async def agent_fixes_the_profile(session):
     assert not edited.is_error and edited.content[0].text == EDITED
     resource = await session.read_resource("storybook://story/%s.txt" % PROFILE)
     assert "ada@example.org" in resource.contents[0].text
+    outline = await session.read_resource("storybook://story/%s.a11y.txt" % PROFILE)
+    assert 'text "ada@example.org"' in outline.contents[0].text and "heading level 2" in outline.contents[0].text
     return edited.structured_content["version"]
 
 
@@ -140,7 +143,10 @@ def test_two_browsers_see_each_other_and_the_focused_field(fresh_server, ui):
 
     control(second, "/email").focus()
     expect(first.locator('.field[data-pointer="/email"]')).to_have_attribute("data-editing-by", "Grace")
-    expect(second.locator("[data-editing-by]")).to_have_count(0)  # never marks our own focus
+    # Never marks our own focus: once the second browser has its own presence with the focus (its
+    # chip's title says so), no row of its own form carries a mark.
+    expect(second.locator(".presence-chip.is-me")).to_have_attribute("title", re.compile(r"editing /email$"))
+    expect(second.locator("[data-editing-by]")).to_have_count(0)
     control(second, "/name").focus()
     expect(first.locator('.field[data-pointer="/name"]')).to_have_attribute("data-editing-by", "Grace")
     expect(first.locator('.field[data-pointer="/email"]')).not_to_have_attribute("data-editing-by", "Grace")
@@ -179,6 +185,12 @@ def test_mcp_session_rules_and_access(fresh_server):
     foreign = requests.post(url, json=initialize, headers=dict(MCP_HEADERS, Origin="http://evil.example"), timeout=5)
     assert foreign.status_code == 403 and foreign.json()["error"]["code"] == "forbidden"
     assert requests.post(url, json=initialize, headers=dict(MCP_HEADERS, Origin="null"), timeout=5).status_code == 403
+    # The Host allow-list (DNS rebinding): a name this server does not answer to is 421, before any
+    # session rule, whatever the Origin.
+    for headers in (dict(MCP_HEADERS, Host="evil.example"), dict(known, Host="evil.example:" + fresh_server.url.rsplit(":", 1)[1]),
+                    dict(MCP_HEADERS, Host="evil.example", Origin="http://evil.example")):
+        misdirected = requests.post(url, json=initialize, headers=headers, timeout=5)
+        assert misdirected.status_code == 421 and misdirected.json()["error"]["code"] == "misdirected", headers
     assert requests.post(url, data="x", headers={"Content-Type": "text/plain"}, timeout=5).status_code == 415
     assert requests.get(url, headers={"Accept": "text/event-stream"}, timeout=5).status_code == 405
     assert requests.post(url, data="{", headers=MCP_HEADERS, timeout=5).json()["error"]["code"] == -32700

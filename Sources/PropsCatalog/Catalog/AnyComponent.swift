@@ -32,6 +32,9 @@ public struct AnyComponent: Sendable {
     public let title: String
     /// The Swift name of the Props type, e.g. `UserProfile`.
     public let propsType: String
+    /// Where the component was declared, `Module/File.swift:42`: its registration, not the Props
+    /// type's own declaration, which is not known at run time.
+    package let declaredAt: String
     /// The variants: registered, generated, then saved.
     public private(set) var variants: [Variant]
     /// Whether the component turns commands into suggested Props.
@@ -66,6 +69,7 @@ public struct AnyComponent: Sendable {
         self.id = id
         self.title = component.title
         self.propsType = String(describing: Props.self)
+        self.declaredAt = component.declaredAt
         self.variants = variants
         // The children the variants embed: their schemas and variants teach the parent's schema.
         var children: [String: EmbeddedChild] = [:]

@@ -28,13 +28,26 @@ public struct Component<Props: Codable & Sendable & Equatable>: Sendable {
     public private(set) var summary: String?
     /// The generated stories asked for with `.permutations(from:over:limit:)` and `.values(_:_:)`.
     package internal(set) var permutations = PermutationSpec()
+    /// Where the component was declared, `Module/File.swift:42`: the call site of its initializer.
+    package let declaredAt: String
     let render: @Sendable (Props) -> [ViewNode]
     /// The suggestion function: the next Props, nil for no change, or an unknown typed command.
     private(set) var suggestion: (@Sendable (Props, CommandInvocation) -> Result<Props?, UnknownCommand>)?
 
     /// A component rendered by `render`, a pure function of its Props.
-    public init(_ title: String, @ViewBuilder render: @escaping @Sendable (Props) -> [ViewNode]) {
+    ///
+    /// - Parameters:
+    ///   - title: The title path, `"Auth/Login"`.
+    ///   - fileID: Leave the default: where the component is created, which agents are told
+    ///     (the MCP `get_story` tool) so they can find the code.
+    ///   - line: Leave the default: the line of that call.
+    ///   - render: The view of a Props value.
+    public init(
+        _ title: String, fileID: String = #fileID, line: Int = #line,
+        @ViewBuilder render: @escaping @Sendable (Props) -> [ViewNode]
+    ) {
         self.title = title
+        self.declaredAt = "\(fileID):\(line)"
         self.render = render
     }
 

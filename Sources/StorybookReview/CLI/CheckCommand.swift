@@ -5,18 +5,19 @@ import PropsCatalog
 /// `storybook check --snapshots DIR [--record] [--prune] [--junit FILE]`: compares every story
 /// with its committed goldens (`SnapshotCheck`), prints a unified diff per changed story and a
 /// summary line. Exit status: 0 when nothing changed (or every change was recorded or pruned),
-/// 1 when something changed, 2 when the check could not run.
+/// 1 when something changed or a story has an error-level accessibility finding (also with
+/// `--record`), 2 when the check could not run.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compare every story's .txt, .html and .json with the goldens in a directory.",
-        discussion: "Exit status 0: nothing changed. 1: a story changed, is new or was removed (diffs on standard output). 2: the check could not run."
+        discussion: "Exit status 0: nothing changed. 1: a story changed, is new or was removed (diffs on standard output), or has an error-level accessibility finding. 2: the check could not run."
     )
 
-    @Option(name: .long, help: "The directory of goldens, laid out as `storybook export` writes it.")
+    @Option(name: .long, help: "The directory of goldens, laid out as `\(CommandContext.executableName) export` writes it.")
     var snapshots: String
 
-    @Flag(help: "Write the goldens of new and changed stories, then exit 0.")
+    @Flag(help: "Write the goldens of new and changed stories; exit 0 unless a story has an error-level accessibility finding (still 1).")
     var record = false
 
     @Flag(help: "Delete the goldens of stories that no longer exist.")
@@ -42,7 +43,7 @@ struct CheckCommand: ParsableCommand {
         }
         for component in catalog.components {
             for story in component.leftOut {
-                FileHandle.standardError.write(Data("storybook: \(component.id): generated story '\(story.name)' left out: \(story.path.map { "\($0): " } ?? "")\(story.message)\n".utf8))
+                FileHandle.standardError.write(Data("\(CommandContext.executableName): \(component.id): generated story '\(story.name)' left out: \(story.path.map { "\($0): " } ?? "")\(story.message)\n".utf8))
             }
         }
         let report: SnapshotReport
@@ -63,7 +64,7 @@ struct CheckCommand: ParsableCommand {
     /// from "a story changed". (Typed and untyped errors are caught apart: one `do` for both
     /// crashes the Swift 6.3.1 optimizer, "swifterror value can only be loaded and stored from".)
     private static func fail(_ error: any Error) -> Never {
-        FileHandle.standardError.write(Data("storybook: check failed: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("\(CommandContext.executableName): check failed: \(error)\n".utf8))
         Foundation.exit(2)
     }
 }

@@ -65,6 +65,6 @@ struct ExportCommand: ParsableCommand {
 
     private func warnAboutLeftover(_ leftover: String?, what: String) {
         guard let leftover else { return }
-        FileHandle.standardError.write(Data("storybook: warning: the previous \(what) was moved to \(leftover) and could not be removed\n".utf8))
+        FileHandle.standardError.write(Data("\(CommandContext.executableName): warning: the previous \(what) was moved to \(leftover) and could not be removed\n".utf8))
     }
 }

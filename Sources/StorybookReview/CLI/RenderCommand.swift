@@ -48,7 +48,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let catalog = try CommandContext.catalog
         guard let story = catalog.story(id: storyID) else {
-            throw CLIError("unknown story '\(storyID)' (storybook list shows every story)")
+            throw CLIError("unknown story '\(storyID)' (\(CommandContext.executableName) list shows every story)")
         }
         let rendered = try RenderedStory(story, environment: try environment())
         print(rendered.body(ProjectionFormat(rawValue: format.rawValue) ?? .text), terminator: "")

@@ -2,16 +2,21 @@ import PropsCatalog
 import StorybookTransport
 
 /// Each story's live projections as MCP resources an agent can attach:
-/// `storybook://story/{id}.txt` (text outline), `.html` (standalone document) and `.json` (state).
+/// `storybook://story/{id}.txt` (text outline), `.a11y.txt` (accessibility outline), `.html`
+/// (standalone document) and `.json` (state).
 struct MCPResources {
     let hub: StoryHub
     let presence: PresenceBoard
 
-    /// Resources per `resources/list` page (three per story).
+    /// Resources per `resources/list` page (four per story).
     static let pageSize = 300
 
-    private static let kinds: [(ext: String, mimeType: String, what: String)] = [
+    /// A projection offered for every story: its URI's extension, MIME type and a few words for the model.
+    private typealias Kind = (ext: String, mimeType: String, what: String)
+
+    private static let kinds: [Kind] = [
         ("txt", "text/plain", "text outline of the live view"),
+        ("a11y.txt", "text/plain", "accessibility outline of the live view (what a screen reader announces)"),
         ("html", "text/html", "live view as a standalone HTML document"),
         ("json", "application/json", "live state: props, version, projections"),
     ]
@@ -55,22 +60,31 @@ struct MCPResources {
 
     /// The contents of one resource, rendered from the live state.
     func read(_ uri: String, client: MCPClient) throws(JSONRPC.Failure) -> JSONValue {
-        let prefix = "storybook://story/"
-        guard uri.hasPrefix(prefix), let dot = uri.lastIndex(of: "."), dot > uri.index(uri.startIndex, offsetBy: prefix.count) else {
-            throw JSONRPC.Failure(.resourceNotFound, "no resource '\(uri)': use storybook://story/{id}.txt, .html or .json", data: ["uri": .string(uri)])
-        }
-        let id = String(uri[uri.index(uri.startIndex, offsetBy: prefix.count)..<dot])
-        let ext = String(uri[uri.index(after: dot)...])
-        guard let kind = Self.kinds.first(where: { $0.ext == ext }), case .success(let session) = hub.session(id) else {
-            throw JSONRPC.Failure(.resourceNotFound, "no resource '\(uri)'", data: ["uri": .string(uri)])
+        guard let (id, kind) = Self.parse(uri), case .success(let session) = hub.session(id) else {
+            throw JSONRPC.Failure(.resourceNotFound, "no resource '\(uri)': use storybook://story/{id}.txt, .a11y.txt, .html or .json with a story id from list_stories",
+                                  data: ["uri": .string(uri)])
         }
         presence.touch(agent: client.viewerID, name: client.name, story: id)
         let text: String
         switch kind.ext {
         case "txt": text = session.projections.text
+        case "a11y.txt": text = session.projections.accessibility
         case "html": text = HTMLProjection.document(fragment: session.projections.html, title: "\(session.story.component.title) / \(session.story.name)")
         default: text = String(decoding: hub.liveStates.body(of: session), as: UTF8.self)
         }
         return ["contents": [["uri": .string(uri), "mimeType": .string(kind.mimeType), "text": .string(text)]]]
+    }
+
+    /// The story id and kind a resource URI names. Extensions are matched whole, longest first, so
+    /// `{id}.a11y.txt` is the accessibility outline of `{id}`, not the text outline of `{id}.a11y`.
+    private static func parse(_ uri: String) -> (id: String, kind: Kind)? {
+        let prefix = "storybook://story/"
+        guard uri.hasPrefix(prefix) else { return nil }
+        let name = uri.dropFirst(prefix.count)
+        for kind in kinds.sorted(by: { $0.ext.count > $1.ext.count }) where name.hasSuffix("." + kind.ext) {
+            let id = name.dropLast(kind.ext.count + 1)
+            return id.isEmpty ? nil : (String(id), kind)
+        }
+        return nil
     }
 }

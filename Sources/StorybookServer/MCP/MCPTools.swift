@@ -31,7 +31,7 @@ struct MCPTools {
                     description: "Lists the stories of the catalog: their ids (used by every other tool), component titles, variant names and Props type names. Give `query` to keep only stories whose id, title, name or Props type contains it (case-insensitive).",
                     properties: ["query": MCPTool.string("Optional words to search for, e.g. \"login\".")], required: []),
             MCPTool(name: "get_story", title: "Get a story",
-                    description: "Reads a story's live state: its current props (JSON), version number, whether undo/redo are possible, and a summary of the Props type's fields (JSON Pointer path and type per line). Use it before editing to see the exact shape the props must have.",
+                    description: "Reads a story's live state: its current props (JSON), version number, whether undo/redo are possible, a summary of the Props type's fields (JSON Pointer path and type per line), the Props type's name, and declaredAt: the source file and line (e.g. \"DemoCatalog/LoginComponent.swift:36\") where the component was registered, the place to look for its render function and Props type (the type's own declaration is not known at run time). Use it before editing to see the exact shape the props must have.",
                     properties: ["story": MCPTool.storyArgument], required: ["story"]),
             MCPTool(name: "render_story", title: "Render a story",
                     description: "Renders a story without changing it. format \"text\" (default) is an indented outline of the view, one element per line, ideal to read; \"a11y\" is what a screen reader announces, one element per line in reading order (role, accessible name, value, state); \"html\" is a standalone HTML document. `environment` renders it as a user with those settings sees it (colorScheme light|dark, dynamicType xSmall...accessibility5, locale e.g. de-DE, layoutDirection ltr|rtl, width in points). source \"live\" (default) renders the current shared state, \"registered\" the variant as registered in code. Give `props` to render those props for the story's component instead (they are validated, nothing is stored).",
@@ -111,13 +111,16 @@ struct MCPTools {
             return list(query: try reader.optionalString("query"))
         case "get_story":
             let session = try session(reader, client: client)
-            let summary = session.story.component.schema().summaryLines
-            let text = "\(session.story.id) version \(session.version) (\(session.story.component.propsType))\nprops: \(session.props.serialized())\nfields:\n"
+            let component = session.story.component
+            let summary = component.schema().summaryLines
+            let text = "\(session.story.id) version \(session.version) (\(component.propsType), component registered at \(component.declaredAt))\n"
+                + "props: \(session.props.serialized())\nfields:\n"
                 + summary.map { "  " + $0 }.joined(separator: "\n")
             return (text, [
-                "id": .string(session.story.id), "component": .string(session.story.component.id),
-                "title": .string(session.story.component.title), "name": .string(session.story.name),
-                "propsType": .string(session.story.component.propsType), "version": .integer(Int64(session.version)),
+                "id": .string(session.story.id), "component": .string(component.id),
+                "title": .string(component.title), "name": .string(session.story.name),
+                "propsType": .string(component.propsType), "declaredAt": .string(component.declaredAt),
+                "version": .integer(Int64(session.version)),
                 "props": session.props, "canUndo": .bool(session.canUndo), "canRedo": .bool(session.canRedo),
                 "fields": .array(summary.map(JSONValue.string)),
             ])
