@@ -5,6 +5,9 @@ struct ClientState {
     var status = StorybookClient.Status.idle
     var showing: String?
     var followers: [String: Follower] = [:]
+    /// The largest message the server reads, from its `hello` on this connection (nil until then, or
+    /// when the server does not say).
+    var serverMessageLimit: Int?
     /// Failed or ended connections since the last successful one: the backoff's exponent.
     var failures = 0
 }

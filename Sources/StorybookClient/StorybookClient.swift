@@ -143,13 +143,15 @@ public final class StorybookClient: Sendable {
     }
 
     /// Reports a render of `version` of `story`.
+    ///
+    /// A report larger than the server's message limit (its `--max-message-bytes`, 1 MiB by default, which
+    /// a device's screenshot can pass) is sent without the image, with an `error` saying so, and `text` if
+    /// given: the browser shows why there is no image instead of the connection being closed.
     public func report(story: String, version: Int, image: Data? = nil, text: String? = nil, error: String? = nil) {
-        var message: [String: JSONValue] = ["type": "rendered", "story": .string(story), "version": .integer(Int64(version))]
-        if let image { message["image"] = .string(image.base64EncodedString()) }
-        if let text { message["text"] = .string(text) }
-        if let error { message["error"] = .string(error) }
-        let report = JSONValue.object(message)
-        queue.async { [self] in send(report) }
+        let report = RenderReport(story: story, version: version, image: image, text: text, error: error)
+        queue.async { [self] in
+            connection.send(report.encoded(within: state.withLock { $0.serverMessageLimit }))
+        }
     }
 
     // MARK: on the queue
@@ -173,6 +175,7 @@ public final class StorybookClient: Sendable {
             state.withLock { state in
                 state.status = .connected
                 state.failures = 0
+                state.serverMessageLimit = nil  // until this connection's hello says
             }
             let components = state.withLock { $0.followers.keys.sorted() }
             send(["type": "renderer", "name": .string(configuration.name), "platform": .string(configuration.platform),
@@ -198,6 +201,9 @@ public final class StorybookClient: Sendable {
 
     private func receive(_ message: JSONValue) {
         switch message["type"]?.stringValue {
+        case "hello":
+            let limit = message["maxMessageBytes"]?.integerValue.flatMap { Int(exactly: $0) }
+            state.withLock { $0.serverMessageLimit = limit }
         case "renderer-accepted":
             // Resubscribe: after a reconnection, show again what was shown.
             if let story = state.withLock({ $0.showing }) {
@@ -214,7 +220,7 @@ public final class StorybookClient: Sendable {
             guard story == shown, let component = Self.componentID(ofStory: story, among: followers.keys) else { return }
             followers[component]?.deliver(StateUpdate(story: story, component: component, version: Int(version), props: props))
         default:
-            break  // hello, renderers, actions, errors: nothing to do for a renderer
+            break  // renderers, actions, errors: nothing to do for a renderer
         }
     }
 

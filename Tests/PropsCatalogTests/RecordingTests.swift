@@ -59,6 +59,52 @@ import Testing
         }
     }
 
+    /// A recording of Profile props `count` entries long, each entry about 1,100 bytes of props
+    /// (a long name) reached by a small patch.
+    static func heavyRecording(entries count: Int) -> JSONValue {
+        let base: JSONValue = ["name": .string(String(repeating: "n", count: 1_000)), "email": "e0", "avatarURL": nil]
+        let entries = (0..<count).map { index -> JSONValue in
+            let at = JSONValue.string(ISO8601.string(from: Date(timeIntervalSince1970: Double(index))))
+            return index == 0 ? ["at": at] : ["at": at, "patch": [["op": "replace", "path": "/email", "value": .string("e\(index)")]]]
+        }
+        return ["v": 1, "base": base, "entries": .array(entries)]
+    }
+
+    @Test func oneBudgetCoversTheWholeRecording() throws {
+        let component = try #require(catalog.component(id: "profile-user-profile"))
+        let limit = JSONSizeLimit(weight: 10_000)
+        // Every entry alone is far under the limit; eight of them together are too.
+        let fits = try Recording(json: Self.heavyRecording(entries: 8), story: "s", component: component, limit: limit)
+        #expect(fits.steps.count == 8)
+        do {
+            _ = try Recording(json: Self.heavyRecording(entries: 20), story: "s", component: component, limit: limit)
+            Issue.record("a recording over the budget as a whole was accepted")
+        } catch {
+            #expect(error.reason == .tooLarge && error.contractCode == "too-large")
+            #expect(error.path == "/entries/9")
+            #expect(error.message.hasPrefix("entry 9: "))
+        }
+    }
+
+    @Test func patchWorkCountsAgainstTheRecordingsBudget() throws {
+        let component = try #require(catalog.component(id: "profile-user-profile"))
+        // Every entry copies the long name into the email and puts the email back: work its props do not show.
+        // 12 entries decode about 12,400 bytes of props, and their copies add 11,000 more.
+        let name = JSONValue.string(String(repeating: "n", count: 1_000))
+        let copying: JSONValue = [["op": "copy", "from": "/name", "path": "/email"], ["op": "replace", "path": "/email", "value": "e"]]
+        let entries = (0..<12).map { index -> JSONValue in
+            ["at": .string(ISO8601.string(from: Date(timeIntervalSince1970: Double(index)))), "patch": index == 0 ? [] : copying]
+        }
+        let json: JSONValue = ["v": 1, "base": ["name": name, "email": "e", "avatarURL": nil], "entries": .array(entries)]
+        do {
+            _ = try Recording(json: json, story: "s", component: component, limit: JSONSizeLimit(weight: 16_000))
+            Issue.record("the copies' work was not counted")
+        } catch {
+            #expect(error.reason == .tooLarge)
+        }
+        #expect(try Recording(json: json, story: "s", component: component, limit: JSONSizeLimit(weight: 30_000)).steps.count == 12)
+    }
+
     @Test func malformedRecordingsAreRefused() throws {
         let component = try #require(catalog.component(id: "profile-user-profile"))
         let cases: [(JSONValue, RecordingError.Reason)] = [

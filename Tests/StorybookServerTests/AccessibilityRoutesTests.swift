@@ -22,7 +22,7 @@ import Testing
                             access: AccessPolicy(token: nil, allowedOrigins: []), maxJSONDepth: 64)
         handler = WebSocketHandler(hub: hub, replays: replays, presence: PresenceBoard(hub: hub) { _, _ in },
                                    renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
-                                   maxJSONDepth: 64, logger: Logger(label: "test"))
+                                   maxJSONDepth: 64, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 
     private func get(_ path: String, _ query: [String: String] = [:], headers: [String: String] = [:]) -> HTTPResponse {

@@ -23,7 +23,7 @@ import Testing
         let scheduled = self.scheduled
         presence = PresenceBoard(hub: hub, agentLinger: 0) { _, work in scheduled.add(work) }
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: presence, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
-                                   maxJSONDepth: 16, logger: Logger(label: "test"))
+                                   maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {

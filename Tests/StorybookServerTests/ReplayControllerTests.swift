@@ -51,4 +51,31 @@ import Testing
         #expect(error.code == .invalidProps)
         #expect(try hub.session("profile-user-profile--default").get().version == 4)
     }
+
+    /// A recording of `count` entries of about 1,100 bytes of props each.
+    private func heavyRecording(entries count: Int) -> JSONValue {
+        let entries = (0..<count).map { index -> JSONValue in
+            ["at": .string("2026-01-01T00:00:\(10 + index)Z"),  // count < 50
+             "patch": index == 0 ? [] : [["op": "replace", "path": "/email", "value": .string("e\(index)")]]]
+        }
+        return ["v": 1, "base": ["name": .string(String(repeating: "n", count: 1_000)), "email": "e", "avatarURL": nil],
+                "entries": .array(entries)]
+    }
+
+    @Test func anImportedRecordingOverTheHubsLimitAsAWholeIsTooLargeAndChangesNothing() throws {
+        hub.sizeLimit = JSONSizeLimit(weight: 10_000)
+        let replays = ReplayController(hub: hub) { _, work in work() }
+        guard case .failure(let error) = replays.start(story: "profile-user-profile--default",
+                                                        request: ["recording": heavyRecording(entries: 20), "speed": 0]) else {
+            Issue.record("a recording over the budget was replayed"); return
+        }
+        #expect(error.code == .tooLarge && error.httpStatus == 413)
+        #expect(error.path == "/entries/9")
+        #expect(sink.received(by: subscriber).isEmpty)
+        #expect(try hub.session("profile-user-profile--default").get().version == 3)
+
+        let result = replays.start(story: "profile-user-profile--default", request: ["recording": heavyRecording(entries: 8), "speed": 0])
+        #expect(result.map { $0["status"] } == .success("started"))
+        #expect(try hub.session("profile-user-profile--default").get().version == 11)
+    }
 }

@@ -16,7 +16,7 @@ import Testing
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
                                    presence: PresenceBoard(hub: hub) { _, _ in }, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
-                                   maxJSONDepth: 16, logger: Logger(label: "test"))
+                                   maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {
@@ -29,7 +29,8 @@ import Testing
 
     @Test func helloComesFirst() {
         handler.opened(alice)
-        #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook", "connection": "ws:1"]])
+        #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook", "connection": "ws:1",
+                                              "maxMessageBytes": 1_048_576]])
     }
 
     @Test func subscribeAnswersWithTheState() {

@@ -21,7 +21,8 @@ PROFILE = "profile-user-profile--default"
 def ws(server, **kwargs):
     connection = connect(server.ws_url, open_timeout=5, **kwargs)
     hello = json.loads(connection.recv(timeout=5))
-    assert {k: v for k, v in hello.items() if k != "connection"} == {"type": "hello", "protocol": 1, "server": "storybook"}
+    assert {k: v for k, v in hello.items() if k != "connection"} == {"type": "hello", "protocol": 1, "server": "storybook",
+                                                                    "maxMessageBytes": 1 << 20}
     assert hello["connection"].startswith("ws:")
     return connection
 

@@ -44,6 +44,25 @@ def test_deep_adds_are_too_large(fresh_server):
     assert response.status_code == 413 and response.json()["error"]["code"] == "too-large"
 
 
+def test_a_recording_over_the_size_limit_as_a_whole_is_too_large_and_changes_nothing(fresh_server):
+    # 30 entries of 100 KB props, each reached by a tiny patch: the body is about 100 KB and every entry
+    # alone is far under the 2 MiB limit, but decoding them all is about 3 MB of work.
+    entries = [{"at": f"2026-01-01T00:00:{10 + index}Z",
+                "patch": [] if index == 0 else [{"op": "replace", "path": "/email", "value": f"e{index}@example.com"}]}
+               for index in range(30)]
+    recording = {"v": 1, "base": {"name": "n" * 100_000, "email": "e@example.com", "avatarURL": None}, "entries": entries}
+    assert len(json.dumps(recording)) < 110_000
+    response = requests.post(fresh_server.url + f"/api/stories/{PROFILE}/replay", json={"recording": recording, "speed": 0}, timeout=10)
+    assert response.status_code == 413 and response.headers["Content-Type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == "too-large" and error["path"].startswith("/entries/")
+    assert fresh_server.get(f"/api/stories/{PROFILE}").json()["version"] == 1
+    # The first 15 entries are within the limit together, and play.
+    recording["entries"] = entries[:15]
+    accepted = requests.post(fresh_server.url + f"/api/stories/{PROFILE}/replay", json={"recording": recording, "speed": 0}, timeout=10)
+    assert accepted.status_code == 200 and accepted.json()["steps"] == 15
+
+
 # -- The journal on a full disk ------------------------------------------------------------------------
 
 import contextlib  # noqa: E402

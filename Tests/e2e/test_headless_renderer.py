@@ -19,8 +19,9 @@ RENDERER = os.environ.get(
 FILLED = "auth-login--filled"
 
 
-def start_renderer(server, name="headless-linux"):
-    return subprocess.Popen([RENDERER, server.ws_url, "--name", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def start_renderer(server, name="headless-linux", image=None):
+    extra = ["--image", str(image)] if image else []
+    return subprocess.Popen([RENDERER, server.ws_url, "--name", name, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
 
 
@@ -101,3 +102,50 @@ def test_the_renderer_disappears_when_it_stops(fresh_server, renderer_binary):
         renderer.kill()
         renderer.wait(timeout=10)
     assert wait_for(lambda: fresh_server.get("/api/renderers").json()["renderers"] == [], timeout=10)
+
+
+def last_report(server, name):
+    renderers = {r["name"]: r for r in server.get("/api/renderers").json()["renderers"]}
+    return renderers[name]["lastReport"] if name in renderers else None
+
+
+def test_an_image_over_the_servers_message_limit_is_reported_as_an_error_not_closed_again_and_again(renderer_binary, tmp_path):
+    # The server reads messages of at most 8 KiB: a 12,000-byte PNG (16,000 bytes in base64) is over it,
+    # a 2,000-byte one is not.
+    signature = b"\x89PNG\r\n\x1a\n"
+    large, small = tmp_path / "large.png", tmp_path / "small.png"
+    large.write_bytes(signature + os.urandom(12_000 - len(signature)))
+    small.write_bytes(signature + os.urandom(2_000 - len(signature)))
+    server = Server("--max-message-bytes", "8192")
+    renderers = [start_renderer(server, "big-screen", image=large), start_renderer(server, "small-screen", image=small)]
+    try:
+        assert wait_for(lambda: len(server.get("/api/renderers").json()["renderers"]) == 2, timeout=10)
+        connected = {r["name"]: r["connectedAt"] for r in server.get("/api/renderers").json()["renderers"]}
+        for name in connected:
+            show(server, name, FILLED)
+        live_text = server.get(f"/render/{FILLED}.txt?live=1").text
+
+        # Over the limit: the report comes without the image, says why, and still has the text.
+        assert wait_for(lambda: (last_report(server, "big-screen") or {}).get("version") == 1, timeout=10)
+        report = last_report(server, "big-screen")
+        assert "the image of 12000 bytes" in report["error"] and "limit of 8192 bytes" in report["error"]
+        assert "--max-message-bytes" in report["error"]
+        assert rendered_text(server, FILLED, "big-screen") == live_text
+        missing = server.get(f"/render/{FILLED}.png?renderer=big-screen")
+        assert missing.status_code == 404 and "the image of 12000 bytes" in missing.json()["error"]["message"]
+        # Within it: the image itself.
+        assert wait_for(lambda: server.get(f"/render/{FILLED}.png?renderer=small-screen").status_code == 200, timeout=10)
+        assert server.get(f"/render/{FILLED}.png?renderer=small-screen").content == small.read_bytes()
+
+        # After an edit, the same: a report for the new version on the same connection, never a 1009 and a reconnection.
+        edit = requests.patch(f"{server.url}/api/stories/{FILLED}/props",
+                              json=[{"op": "replace", "path": "/input/_0/username/value", "value": "grace"}], timeout=5)
+        assert edit.status_code == 200, edit.text
+        assert wait_for(lambda: (last_report(server, "big-screen") or {}).get("version") == 2, timeout=10)
+        assert "the image of 12000 bytes" in last_report(server, "big-screen")["error"]
+        assert {r["name"]: r["connectedAt"] for r in server.get("/api/renderers").json()["renderers"]} == connected
+    finally:
+        for renderer in renderers:
+            renderer.send_signal(signal.SIGTERM)
+            renderer.wait(timeout=10)
+        server.stop()

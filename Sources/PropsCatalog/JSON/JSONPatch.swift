@@ -35,13 +35,18 @@ package struct JSONPatch: Sendable, Equatable {
     /// or shift may not exceed it, nor may the result nest deeper. Past it, the patch fails at once
     /// (kind `tooLarge`), so a patch of doubling `copy`s costs about as much as one message of its cap.
     package func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
-        var result = document
-        var budget = PatchBudget(limit: limit)
-        do {
-            try budget.charge(document, depth: 0)
-        } catch {
+        var budget = Budget(limit: limit)
+        guard budget.spend(weightOf: document) else {
             throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
         }
+        return try apply(to: document, budget: &budget)
+    }
+
+    /// The document with every operation applied, charging what they insert, copy or shift to
+    /// `budget`, which several patches may share (the entries of an imported recording). The document
+    /// itself is not charged: whoever built or read it has paid for it.
+    package func apply(to document: JSONValue, budget: inout Budget) throws(JSONPatchError) -> JSONValue {
+        var result = document
         for (index, operation) in operations.enumerated() {
             do {
                 try result.apply(operation, budget: &budget)
@@ -214,17 +219,36 @@ private struct PatchFailure: Error {
     }
 }
 
-/// What a patch may still insert, copy or shift before it is refused as too large.
-private struct PatchBudget {
-    let limit: JSONSizeLimit
-    var spent = 0
+extension JSONPatch {
+    /// What patches may still insert, copy or shift before they are refused as too large: one
+    /// ``JSONSizeLimit``'s weight in all, spent by one patch or shared by several.
+    package struct Budget: Sendable {
+        /// The most weight that may be spent in all, and the deepest nesting any charged value may reach.
+        package let limit: JSONSizeLimit
+        /// The weight spent so far.
+        package private(set) var spent = 0
 
-    init(limit: JSONSizeLimit) {
-        self.limit = limit
+        /// A budget of `limit`'s weight, nothing spent.
+        package init(limit: JSONSizeLimit) {
+            self.limit = limit
+        }
+
+        /// Charges the weight of a whole document (one that was read or built: about what decoding it
+        /// costs); false when it does not fit what is left or nests too deep, and the work must stop.
+        package mutating func spend(weightOf document: JSONValue) -> Bool {
+            do {
+                try charge(document, depth: 0)
+                return true
+            } catch {
+                return false
+            }
+        }
     }
+}
 
+extension JSONPatch.Budget {
     /// Charges `value`'s weight, placed `depth` containers deep.
-    mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
+    fileprivate mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
         guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
             throw .tooLarge(limit)
         }
@@ -232,7 +256,7 @@ private struct PatchBudget {
     }
 
     /// Charges `units` of work (shifting array elements).
-    mutating func charge(_ units: Int) throws(PatchFailure) {
+    fileprivate mutating func charge(_ units: Int) throws(PatchFailure) {
         spent += units
         guard spent <= limit.weight else { throw .tooLarge(limit) }
     }
@@ -252,7 +276,7 @@ extension JSONPointer {
 }
 
 extension JSONValue {
-    fileprivate mutating func apply(_ operation: JSONPatchOperation, budget: inout PatchBudget) throws(PatchFailure) {
+    fileprivate mutating func apply(_ operation: JSONPatchOperation, budget: inout JSONPatch.Budget) throws(PatchFailure) {
         switch operation {
         case .add(let path, let value):
             try budget.charge(value, depth: path.tokens.count)
@@ -302,7 +326,7 @@ extension JSONValue {
         return text.count <= 80 ? text : String(text.prefix(77)) + "..."
     }
 
-    private mutating func add(_ value: JSONValue, at path: JSONPointer, budget: inout PatchBudget) throws(PatchFailure) {
+    private mutating func add(_ value: JSONValue, at path: JSONPointer, budget: inout JSONPatch.Budget) throws(PatchFailure) {
         guard let key = path.tokens.last else { self = value; return }
         try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
@@ -336,7 +360,7 @@ extension JSONValue {
         }
     }
 
-    private mutating func remove(at path: JSONPointer, budget: inout PatchBudget) throws(PatchFailure) -> JSONValue {
+    private mutating func remove(at path: JSONPointer, budget: inout JSONPatch.Budget) throws(PatchFailure) -> JSONValue {
         guard let key = path.tokens.last else { throw .invalidTarget("cannot remove the document root") }
         return try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {

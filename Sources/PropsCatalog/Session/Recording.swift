@@ -42,7 +42,12 @@ package struct Recording: Sendable, Equatable {
 
     /// Reads a recording for `story`, validating every step by decoding it into the Props type of
     /// `component`. The first bad entry is the error; nothing is returned partially.
-    package init(json: JSONValue, story: String, component: AnyComponent) throws(RecordingError) {
+    ///
+    /// The whole recording gets the work of one edit under `limit`: the props of every entry (each is
+    /// decoded) and all that the entries' patches insert, copy or shift are charged to one budget of
+    /// `limit.weight`, so a recording of many entries cannot cost more than one message may. Past it,
+    /// the entry at fault is the error (`tooLarge`).
+    package init(json: JSONValue, story: String, component: AnyComponent, limit: JSONSizeLimit = .default) throws(RecordingError) {
         guard case .object = json else { throw RecordingError(.malformed, "a recording is a JSON object") }
         guard json["v"] == 1 else { throw RecordingError(.malformed, "unknown recording format: expected \"v\": 1", path: "/v") }
         guard let base = json["base"] else { throw RecordingError(.malformed, "missing field base", path: "/base") }
@@ -51,6 +56,13 @@ package struct Recording: Sendable, Equatable {
         }
         var steps: [Step] = []
         var props = base
+        var budget = JSONPatch.Budget(limit: limit)
+        func overBudget(_ index: Int) -> RecordingError {
+            RecordingError(
+                .tooLarge, "entry \(index): the recording's entries together would exceed the size limit "
+                    + "(\(limit.weight) bytes of props and patch work for the whole recording, \(limit.depth) levels deep)",
+                path: "/entries/\(index)")
+        }
         for (index, entry) in entries.enumerated() {
             let pointer = "/entries/\(index)"
             guard let at = entry["at"]?.stringValue.flatMap(ISO8601.date(from:)) else {
@@ -61,11 +73,14 @@ package struct Recording: Sendable, Equatable {
             if index > 0 || entry["patch"] != nil {
                 do {
                     let patch = try JSONPatch(json: entry["patch"] ?? .array([]))
-                    props = try patch.apply(to: props)
+                    props = try patch.apply(to: props, budget: &budget)
+                } catch where error.kind == .tooLarge {
+                    throw overBudget(index)
                 } catch {
                     throw RecordingError(.invalidPatch, "entry \(index): \(error.message)", path: pointer + "/patch")
                 }
             }
+            guard budget.spend(weightOf: props) else { throw overBudget(index) }
             switch component.validate(props) {
             case .failure(let error):
                 throw RecordingError(.invalidProps, "entry \(index) (version \(version)): \(error.message)", path: pointer + "/props" + error.path.description)

@@ -11,6 +11,8 @@ package struct RecordingError: ContractError, Equatable {
         case invalidPatch = "invalid-patch"
         /// An entry's props do not decode into the Props type (`invalid-props`).
         case invalidProps = "invalid-props"
+        /// The entries together would build or decode more than the size limit allows (`too-large`).
+        case tooLarge = "too-large"
     }
 
     /// Which kind of failure.

@@ -124,7 +124,7 @@ extension ReplayController {
             let recording: Recording
             if let imported = request["recording"] {
                 do throws(RecordingError) {
-                    recording = try Recording(json: imported, story: story, component: session.story.component)
+                    recording = try Recording(json: imported, story: story, component: session.story.component, limit: hub.sizeLimit)
                 } catch {
                     throw APIError(error)
                 }

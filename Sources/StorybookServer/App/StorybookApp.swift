@@ -73,7 +73,8 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             renders: renders, staticFiles: StaticFiles(directory: configuration.publicDirectory),
             access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp, renderers: renderers)
         self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, renderers: renderers,
-                                          maxJSONDepth: configuration.maxJSONDepth, logger: logger)
+                                          maxJSONDepth: configuration.maxJSONDepth, maxMessageBytes: configuration.maxMessageBytes,
+                                          logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

@@ -11,16 +11,20 @@ struct WebSocketHandler {
     let presence: PresenceBoard
     let renderers: RendererRegistry
     let maxJSONDepth: Int
+    /// The largest message the transport accepts (`--max-message-bytes`); the hello tells clients.
+    let maxMessageBytes: Int
     let logger: Logger
 
-    /// `{"type": "hello", "protocol": 1, "server", "connection"}`, the first message of every
-    /// connection; `connection` is its viewer id in `presence` lists.
-    static func hello(_ connection: ConnectionID) -> JSONValue {
-        ["type": "hello", "protocol": 1, "server": "storybook", "connection": .string("ws:\(connection.raw)")]
+    /// `{"type": "hello", "protocol": 1, "server", "connection", "maxMessageBytes"}`, the first message
+    /// of every connection; `connection` is its viewer id in `presence` lists, `maxMessageBytes` the
+    /// largest message the server reads (a larger one closes the connection with 1009).
+    static func hello(_ connection: ConnectionID, maxMessageBytes: Int) -> JSONValue {
+        ["type": "hello", "protocol": 1, "server": "storybook", "connection": .string("ws:\(connection.raw)"),
+         "maxMessageBytes": .integer(Int64(maxMessageBytes))]
     }
 
     func opened(_ connection: ConnectionID) {
-        hub.send(Self.hello(connection), to: connection)
+        hub.send(Self.hello(connection, maxMessageBytes: maxMessageBytes), to: connection)
     }
 
     func received(_ bytes: [UInt8], from connection: ConnectionID) {

@@ -5,10 +5,10 @@ import StorybookClient
 /// What the headless renderer does with a state, and its small helpers.
 enum HeadlessRenderer {
     /// Renders a state with the component's own view and the library's text projection, reports the
-    /// text to the server and prints it.
-    static func render<Props>(_ component: Component<Props>, _ state: RendererState<Props>, client: StorybookClient) {
+    /// text to the server (with `image`, PNG bytes, when given) and prints it.
+    static func render<Props>(_ component: Component<Props>, _ state: RendererState<Props>, client: StorybookClient, image: Data? = nil) {
         let text = TextProjection.render(component.view(state.props))
-        client.report(state, text: text)
+        client.report(state, image: image, text: text)
         say("rendered \(state.story) v\(state.version)\n\(text)")
     }
 
