@@ -64,7 +64,7 @@ import Testing
         let session = try #require(sessions[Self.story])
         #expect(session.props["name"] == "v3")  // restored up to the damage
         #expect(session.version == 7)  // the highest version seen: the next change is 8
-        #expect(session.history.props(at: 3)?["name"] == "v3")
+        #expect(try session.history.props(at: 3)?["name"] == "v3")
         #expect(sessions[Self.other]?.version == 2)  // another story's records are untouched
         let aside = setAsideLines()
         #expect(aside.contains { $0.hasPrefix(String(lines[index].prefix(30))) })  // the damaged line

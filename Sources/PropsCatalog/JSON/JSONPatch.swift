@@ -35,13 +35,29 @@ package struct JSONPatch: Sendable, Equatable {
     /// or shift may not exceed it, nor may the result nest deeper. Past it, the patch fails at once
     /// (kind `tooLarge`), so a patch of doubling `copy`s costs about as much as one message of its cap.
     package func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
-        var result = document
         var budget = PatchBudget(limit: limit)
         do {
             try budget.charge(document, depth: 0)
         } catch {
             throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
         }
+        return try applyOperations(to: document, budget: &budget)
+    }
+
+    /// The document with every operation applied, with no work budget: for the patches a story's
+    /// history and the journal recorded themselves, never for a client's.
+    ///
+    /// Their cost was bounded when the edits they record were accepted, and a recorded diff only
+    /// adds, removes and replaces, so replaying it costs about the weight of the documents before
+    /// and after it. It may still cost more than a client's edit may: three `move`s that swap two
+    /// large fields are cheap, their diff replaces both.
+    package func replay(on document: JSONValue) throws(JSONPatchError) -> JSONValue {
+        var budget = PatchBudget(limit: nil)
+        return try applyOperations(to: document, budget: &budget)
+    }
+
+    private func applyOperations(to document: JSONValue, budget: inout PatchBudget) throws(JSONPatchError) -> JSONValue {
+        var result = document
         for (index, operation) in operations.enumerated() {
             do {
                 try result.apply(operation, budget: &budget)
@@ -216,15 +232,17 @@ private struct PatchFailure: Error {
 
 /// What a patch may still insert, copy or shift before it is refused as too large.
 private struct PatchBudget {
-    let limit: JSONSizeLimit
+    /// The bound, or nil for a recorded patch replayed without one.
+    let limit: JSONSizeLimit?
     var spent = 0
 
-    init(limit: JSONSizeLimit) {
+    init(limit: JSONSizeLimit?) {
         self.limit = limit
     }
 
     /// Charges `value`'s weight, placed `depth` containers deep.
     mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
+        guard let limit else { return }
         guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
             throw .tooLarge(limit)
         }
@@ -233,6 +251,7 @@ private struct PatchBudget {
 
     /// Charges `units` of work (shifting array elements).
     mutating func charge(_ units: Int) throws(PatchFailure) {
+        guard let limit else { return }
         spent += units
         guard spent <= limit.weight else { throw .tooLarge(limit) }
     }

@@ -96,7 +96,7 @@ struct JournalRestorer {
                 }
             case .patch(let patch):
                 guard !isBroken, let last = chain.last, record.entry.version == last.entry.version + 1,
-                      let props = try? patch.apply(to: last.props, limit: JSONSizeLimit(weight: .max / 4)) else {
+                      let props = try? patch.replay(on: last.props) else {
                     isBroken = true
                     broken.append(item)
                     continue
