@@ -64,7 +64,7 @@ import Testing
         let session = try #require(sessions[Self.story])
         #expect(session.props["name"] == "v3")  // restored up to the damage
         #expect(session.version == 7)  // the highest version seen: the next change is 8
-        #expect(session.history.props(at: 3)?["name"] == "v3")
+        #expect(try session.history.props(at: 3)?["name"] == "v3")
         #expect(sessions[Self.other]?.version == 2)  // another story's records are untouched
         let aside = setAsideLines()
         #expect(aside.contains { $0.hasPrefix(String(lines[index].prefix(30))) })  // the damaged line
@@ -85,13 +85,51 @@ import Testing
         #expect(session.props == catalog.story(id: Self.story)!.props.canonicalForTest(catalog))
     }
 
-    @Test func damageAtTheEndIsATornWriteAndIsCutOff() throws {
+    @Test func aLastLineWithoutItsNewlineIsATornWriteAndIsCutOff() throws {
         let lines = try writeVersions(3)
         try Data((lines.joined(separator: "\n") + "\n" + String(lines.last!.prefix(20))).utf8).write(to: journalURL)
         let session = try #require(try reopen()[Self.story])
-        #expect(session.version == 4 && session.props["name"] == "v4")
+        #expect(session.version == 4 && session.props["name"] == "v4")  // never acknowledged: version 5 is free
         let text = try String(contentsOf: journalURL, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
+        #expect(setAsideLines().isEmpty)
+    }
+
+    @Test func aDamagedLastLineWithItsNewlineIsSetAsideAndNumberingGoesOnAfterIt() throws {
+        let lines = try writeVersions(3)  // the last line is version 4
+        var damaged = lines
+        damaged[damaged.count - 1] = "#" + damaged[damaged.count - 1].dropFirst()  // whole, newline and version kept
+        try write(damaged)
+        let session = try #require(try reopen()[Self.story])
+        #expect(session.props["name"] == "v3")  // restored up to the damage
+        #expect(session.version == 4)  // the damaged version is not given again: the next change is 5
+        #expect(setAsideLines() == [damaged.last!])
+        // The next run finds a sound journal: the same state, nothing more set aside.
+        let again = try #require(try reopen()[Self.story])
+        #expect(again.version == 4 && again.props["name"] == "v3")
+        #expect(setAsideLines() == [damaged.last!])
+    }
+
+    @Test func aDamagedLastLineWithoutAVersionCountsOnePastTheLastRecord() throws {
+        let lines = try writeVersions(4)  // ..., version 4, version 5: the last two lines
+        var damaged = lines
+        damaged[damaged.count - 1] = damaged[damaged.count - 1].replacingOccurrences(of: #""version":5}"#, with: #""version":}"#)
+        try write(damaged)
+        let session = try #require(try reopen()[Self.story])  // the story it names: one past its version 4
+        #expect(session.version == 5 && session.props["name"] == "v4")
+        damaged[damaged.count - 1] = "\u{0}\u{0}"
+        try write(damaged)
+        let unnamed = try reopen()  // no story named: one past the record before it (version 4 of the same story)
+        #expect(unnamed[Self.story]?.version == 5 && unnamed[Self.other]?.version == 2)
+    }
+
+    @Test func aStoryWhoseRecordsAreAllDamagedKeepsItsNumbering() throws {
+        let lines = try writeVersions(3)
+        let damaged = lines.map { $0.contains(Self.other) ? "#" + $0.dropFirst() : $0 }  // its snapshot and patch
+        try write(damaged)
+        let sessions = try reopen()
+        #expect(sessions[Self.other]?.version == 2)  // its registered props again, the next change is 3
+        #expect(sessions[Self.story]?.version == 4)
     }
 
     @Test func aFragmentGluedToARecordIsSalvaged() throws {

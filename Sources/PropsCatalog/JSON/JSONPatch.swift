@@ -42,6 +42,18 @@ package struct JSONPatch: Sendable, Equatable {
         return try apply(to: document, budget: &budget)
     }
 
+    /// The document with every operation applied, with no work budget: for the patches a story's
+    /// history and the journal recorded themselves, never for a client's.
+    ///
+    /// Their cost was bounded when the edits they record were accepted, and a recorded diff only
+    /// adds, removes and replaces, so replaying it costs about the weight of the documents before
+    /// and after it. It may still cost more than a client's edit may: three `move`s that swap two
+    /// large fields are cheap, their diff replaces both.
+    package func replay(on document: JSONValue) throws(JSONPatchError) -> JSONValue {
+        var budget = Budget.unbounded
+        return try apply(to: document, budget: &budget)
+    }
+
     /// The document with every operation applied, charging what they insert, copy or shift to
     /// `budget`, which several patches may share (the entries of an imported recording). The document
     /// itself is not charged: whoever built or read it has paid for it.
@@ -227,15 +239,25 @@ extension JSONPatch {
         package let limit: JSONSizeLimit
         /// The weight spent so far.
         package private(set) var spent = 0
+        /// False for ``unbounded``: nothing is charged or refused.
+        private var isBounded = true
 
         /// A budget of `limit`'s weight, nothing spent.
         package init(limit: JSONSizeLimit) {
             self.limit = limit
         }
 
+        /// No bound at all: for replaying patches the server recorded itself (``JSONPatch/replay(on:)``).
+        package static var unbounded: Budget {
+            var budget = Budget(limit: .default)
+            budget.isBounded = false
+            return budget
+        }
+
         /// Charges the weight of a whole document (one that was read or built: about what decoding it
         /// costs); false when it does not fit what is left or nests too deep, and the work must stop.
         package mutating func spend(weightOf document: JSONValue) -> Bool {
+            guard isBounded else { return true }
             do {
                 try charge(document, depth: 0)
                 return true
@@ -249,6 +271,7 @@ extension JSONPatch {
 extension JSONPatch.Budget {
     /// Charges `value`'s weight, placed `depth` containers deep.
     fileprivate mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
+        guard isBounded else { return }
         guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
             throw .tooLarge(limit)
         }
@@ -257,6 +280,7 @@ extension JSONPatch.Budget {
 
     /// Charges `units` of work (shifting array elements).
     fileprivate mutating func charge(_ units: Int) throws(PatchFailure) {
+        guard isBounded else { return }
         spent += units
         guard spent <= limit.weight else { throw .tooLarge(limit) }
     }

@@ -31,7 +31,13 @@ package struct Recording: Sendable, Equatable {
         }
         var steps: [Step] = []
         for version in first...last {
-            guard let entry = history.entry(version: version), let props = history.props(at: version) else {
+            let rebuilt: JSONValue?
+            do {
+                rebuilt = try history.props(at: version)
+            } catch {
+                throw RecordingError(.notRecorded, "version \(version) cannot be rebuilt: \(error)")
+            }
+            guard let entry = history.entry(version: version), let props = rebuilt else {
                 throw RecordingError(.notRecorded, "version \(version) is not in the history")
             }
             steps.append(Step(version: version, at: entry.at, kind: entry.kind, props: props))

@@ -4,6 +4,10 @@
 /// the patch from the version before, and every `snapshotInterval` versions a full copy is kept
 /// so that reading any version applies at most `snapshotInterval - 1` patches.
 ///
+/// The patches are replayed as recorded, with no work budget: a diff may cost more to replay than
+/// a client's edit may (see ``JSONPatch/replay(on:)``). One that does not apply is damage
+/// (``HistoryDamage``): the versions rebuilt through it say so, and nothing else is affected.
+///
 /// Bounded: past `capacity` entries the oldest are dropped (with their snapshots), and the oldest
 /// kept version always has a snapshot. Dropped versions can no longer be sought, undone to or
 /// replayed; the live state and the version numbering are never affected.
@@ -35,7 +39,7 @@ package struct StoryHistory: Sendable {
         }
         entries.append(entry)
         if entries.count > capacity {
-            trim(keeping: capacity * 9 / 10)
+            trim(keeping: capacity * 9 / 10, newest: props)
         }
     }
 
@@ -45,18 +49,18 @@ package struct StoryHistory: Sendable {
         return entries[version - oldest]
     }
 
-    /// The props of `version`, rebuilt from the nearest snapshot at or before it.
-    package func props(at version: Int) -> JSONValue? {
+    /// The props of `version`, rebuilt from the nearest snapshot at or before it by replaying the
+    /// recorded patches (with no work budget: the history recorded them itself). Nil when `version`
+    /// is not recorded; ``HistoryDamage`` when a stored patch on the way does not apply.
+    package func props(at version: Int) throws(HistoryDamage) -> JSONValue? {
         guard let oldest = oldestVersion, let newest = newestVersion, (oldest...newest).contains(version) else { return nil }
-        var base = version
-        while snapshots[base] == nil { base -= 1 }
-        var props = snapshots[base]!
-        guard base < version else { return props }
-        for entry in entries[(base + 1 - oldest)...(version - oldest)] {
+        // The oldest version always has a snapshot.
+        guard let base = (oldest...version).reversed().first(where: { snapshots[$0] != nil }), var props = snapshots[base] else { return nil }
+        for entry in entries[(base + 1 - oldest)..<(version + 1 - oldest)] {
             do {
-                props = try entry.patch.apply(to: props)
+                props = try entry.patch.replay(on: props)
             } catch {
-                return nil
+                throw HistoryDamage(version: entry.version, reason: error.message)
             }
         }
         return props
@@ -69,11 +73,20 @@ package struct StoryHistory: Sendable {
         return entries[start...]
     }
 
-    private mutating func trim(keeping count: Int) {
-        let newOldest = entries[entries.count - count].version
-        let props = self.props(at: newOldest)!
-        entries.removeFirst(entries.count - count)
+    /// Drops the oldest entries, keeping `count`, and snapshots the new oldest version. When a stored
+    /// patch on the way to it does not apply (damage), it keeps less: from the next version with a
+    /// snapshot, or only the newest, whose `props` are known.
+    private mutating func trim(keeping count: Int, newest props: JSONValue) {
+        var newOldest = entries[entries.count - count].version
+        let oldestProps: JSONValue
+        if let rebuilt = try? self.props(at: newOldest) {
+            oldestProps = rebuilt
+        } else {
+            newOldest = snapshots.keys.filter { $0 > newOldest }.min() ?? entries[entries.count - 1].version
+            oldestProps = snapshots[newOldest] ?? props
+        }
+        entries.removeFirst(newOldest - entries[0].version)
         snapshots = snapshots.filter { $0.key > newOldest }
-        snapshots[newOldest] = props
+        snapshots[newOldest] = oldestProps
     }
 }

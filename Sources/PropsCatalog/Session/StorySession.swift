@@ -114,21 +114,21 @@ package struct StorySession: Sendable {
             case .success(let suggested?): candidate = suggested
             }
         case .undo:
-            guard let target = undoStack.last, let past = history.props(at: target) else {
-                return .failure(EditError(.conflict, "nothing to undo"))
+            switch recordedProps(undoStack.last, missing: EditError(.conflict, "nothing to undo")) {
+            case .success(let past): candidate = past
+            case .failure(let error): return .failure(error)
             }
-            candidate = past
         case .redo:
-            guard let target = redoStack.last, let past = history.props(at: target) else {
-                return .failure(EditError(.conflict, "nothing to redo"))
+            switch recordedProps(redoStack.last, missing: EditError(.conflict, "nothing to redo")) {
+            case .success(let past): candidate = past
+            case .failure(let error): return .failure(error)
             }
-            candidate = past
         case .seek(let target):
-            guard let past = history.props(at: target) else {
-                let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
-                return .failure(EditError(.unknownVersion, "version \(target) is not in the history (recorded: \(range))"))
+            let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
+            switch recordedProps(target, missing: EditError(.unknownVersion, "version \(target) is not in the history (recorded: \(range))")) {
+            case .success(let past): candidate = past
+            case .failure(let error): return .failure(error)
             }
-            candidate = past
         }
         guard candidate.fits(limit) else {
             return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
@@ -142,6 +142,18 @@ package struct StorySession: Sendable {
             version: version + 1, at: date, kind: edit.kind, source: source, ref: ref, command: command,
             patch: JSONPatch.diff(from: props, to: validated.props))
         return .success(PreparedChange(validated: validated, entry: entry))
+    }
+
+    /// The props of the recorded `version`, or `missing` when there is none; when the history cannot
+    /// rebuild it (``HistoryDamage``), the same code with a message that says so.
+    private func recordedProps(_ version: Int?, missing: EditError) -> Result<JSONValue, EditError> {
+        guard let version else { return .failure(missing) }
+        do {
+            guard let props = try history.props(at: version) else { return .failure(missing) }
+            return .success(props)
+        } catch {
+            return .failure(EditError(missing.code, "version \(version) cannot be rebuilt: \(error)"))
+        }
     }
 
     /// Makes a prepared change the live state; it must have been prepared from the current version.

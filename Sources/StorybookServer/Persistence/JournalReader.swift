@@ -1,28 +1,49 @@
 import PropsCatalog
 
 /// Splits a journal's bytes into records, telling apart a torn last line (a write cut short by a
-/// crash, never acknowledged) from damaged lines inside the file.
+/// crash, never acknowledged) from damaged lines.
+///
+/// Every record is written whole with its newline in one append (`JournalRecord.line`), and a
+/// newline occurs nowhere else in a record, so only a last line *without* its newline can be a torn
+/// write. A line that ends with its newline but is not a record is damage wherever it is, the last
+/// line included: it may have been acknowledged.
 struct JournalReader {
     /// Records in file order, with the raw line each came from.
     private(set) var records: [(record: JournalRecord, line: ArraySlice<UInt8>)] = []
-    /// Lines in the middle of the file that are not records.
+    /// Whole lines (newline included in the file) that are not records.
     private(set) var damagedLines: [ArraySlice<UInt8>] = []
-    /// The bytes of a last line without its newline, or that does not parse.
+    /// The bytes after the last newline: a write cut short, never acknowledged.
     private(set) var tornTail: ArraySlice<UInt8>?
     /// The byte count of the file up to and including its last whole line: where the next record goes.
     private(set) var wholeLength = 0
+    /// The story of the last whole line (ignoring empty ones) when it is damaged and its version
+    /// cannot be read: the story it names, or else that of the last record.
+    private var unnumberedEnd: String?
 
     /// For damaged lines that still name their story and version: the highest version per story, so
-    /// that numbering never reuses a version that was written (and so perhaps acknowledged).
+    /// that numbering never reuses a version that was written (and so perhaps acknowledged). A damaged
+    /// last line whose version cannot be read counts as one version past the last record of its story
+    /// (or of any damaged line before it that shows one).
     var damagedVersions: [String: Int] {
         var versions: [String: Int] = [:]
         for line in damagedLines {
             let text = String(decoding: line, as: UTF8.self)
-            guard let story = Self.value(after: #""story":""#, in: text, while: { $0 != "\"" }),
-                  let version = Self.value(after: #""version":"#, in: text, while: \.isNumber).flatMap({ Int($0) }) else { continue }
+            guard let story = Self.story(in: text), let version = Self.version(in: text) else { continue }
             versions[story] = max(versions[story] ?? 0, version)
         }
+        if let story = unnumberedEnd {
+            let recorded = records.lazy.filter { $0.record.story == story }.map(\.record.entry.version).max() ?? 0
+            versions[story] = max(versions[story] ?? 0, recorded) + 1
+        }
         return versions
+    }
+
+    private static func story(in text: String) -> String? {
+        value(after: #""story":""#, in: text, while: { $0 != "\"" })
+    }
+
+    private static func version(in text: String) -> Int? {
+        value(after: #""version":"#, in: text, while: \.isNumber).flatMap { Int($0) }
     }
 
     private static func value(after marker: String, in text: String, while accepts: (Character) -> Bool) -> String? {
@@ -35,28 +56,34 @@ struct JournalReader {
 
     init(bytes: [UInt8]) {
         var start = 0
+        var lastDamaged: ArraySlice<UInt8>?
         while start < bytes.count {
             guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
                 tornTail = bytes[start...]
                 break
             }
             let line = bytes[start..<newline]
-            let isLast = newline == bytes.count - 1
             if let record = Self.record(line) {
                 records.append((record, line))
+                lastDamaged = nil
             } else if let (fragment, record, rest) = Self.salvage(line) {
                 // A fragment of a failed write with a whole record glued after it (journals written
                 // before failed appends were truncated): the record stands, the fragment is damaged.
                 damagedLines.append(fragment)
                 records.append((record, rest))
-            } else if isLast {
-                tornTail = line
-                break
+                lastDamaged = nil
             } else if !line.isEmpty {
                 damagedLines.append(line)
+                lastDamaged = line
             }
             start = newline + 1
             wholeLength = start
+        }
+        if let lastDamaged {
+            let text = String(decoding: lastDamaged, as: UTF8.self)
+            if Self.version(in: text) == nil {
+                unnumberedEnd = Self.story(in: text) ?? records.last?.record.story
+            }
         }
     }
 

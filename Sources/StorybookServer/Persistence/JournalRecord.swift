@@ -65,7 +65,8 @@ struct JournalRecord: Equatable {
     /// the rest as patches.
     static func records(of session: StorySession) -> [JournalRecord] {
         let entries = session.history.entries
-        guard let first = entries.first, let base = session.history.props(at: first.version) else { return [] }
+        // The oldest version is a snapshot: reading it replays nothing and cannot fail.
+        guard let first = entries.first, let base = try? session.history.props(at: first.version) else { return [] }
         return [JournalRecord(story: session.story.id, entry: first, content: .props(base))]
             + entries.dropFirst().map { JournalRecord(story: session.story.id, entry: $0, content: .patch($0.patch)) }
     }

@@ -21,7 +21,7 @@ struct JournalRestorer {
 
     func restore(_ reader: JournalReader) -> [String: StorySession] {
         if let torn = reader.tornTail {
-            logger.warning("journal: the last record was torn (\(torn.count) bytes, a write cut short); skipped, it was never acknowledged")
+            logger.warning("journal: the last line is torn (\(torn.count) bytes without a newline, a write cut short); cut off, it was never acknowledged")
         }
         if !reader.damagedLines.isEmpty {
             let file = setAside(reader.damagedLines, name: "damaged")
@@ -34,9 +34,11 @@ struct JournalRestorer {
             blocks[item.record.story, default: []].append(item)
         }
         let damagedVersions = reader.damagedVersions
+        // A story whose only records are damaged still keeps its numbering.
+        order += damagedVersions.keys.filter { blocks[$0] == nil && catalog.story(id: $0) != nil }.sorted()
         var sessions: [String: StorySession] = [:]
         for storyID in order {
-            let items = blocks[storyID]!
+            let items = blocks[storyID] ?? []
             guard let story = catalog.story(id: storyID) else {
                 let file = setAside(items.map(\.line), name: storyID)
                 logger.warning("journal: story '\(storyID)' is no longer in the catalog; its \(items.count) records are set aside in \(file)")
@@ -59,6 +61,8 @@ struct JournalRestorer {
                 if !broken.isEmpty {
                     let file = setAside(broken.map(\.line), name: story.id)
                     logger.warning("journal: story '\(story.id)' is restored up to version \(chain.last?.entry.version ?? 1) (\(reason ?? "")); the \(broken.count) records that depend on version \(brokenAt ?? 0) are set aside in \(file); numbering goes on after version \(highest)")
+                } else if highest > chain.last?.entry.version ?? 1 {
+                    logger.warning("journal: story '\(story.id)' is restored up to version \(chain.last?.entry.version ?? 1); damaged lines count up to version \(highest), numbering goes on after it")
                 }
                 return session
             } catch {
@@ -96,7 +100,7 @@ struct JournalRestorer {
                 }
             case .patch(let patch):
                 guard !isBroken, let last = chain.last, record.entry.version == last.entry.version + 1,
-                      let props = try? patch.apply(to: last.props, limit: JSONSizeLimit(weight: .max / 4)) else {
+                      let props = try? patch.replay(on: last.props) else {
                     isBroken = true
                     broken.append(item)
                     continue
