@@ -256,6 +256,29 @@ def test_check_errors_are_one_line_with_exit_2(tmp_path):
 
 # --- HTTP for CI ------------------------------------------------------------------------
 
+def test_render_in_an_environment_matches_its_golden():
+    """`render --format a11y` and the environment flags give the bytes export and check keep."""
+    snapshots = pathlib.Path(__file__).resolve().parents[2] / "Snapshots"
+    for story in ["auth-login--filled", "settings-account-form--broken"]:
+        run = storybook("render", story, "--format", "a11y")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == (snapshots / f"{story}.a11y.txt").read_text()
+    flags = {"accessibility3": ["--dynamic-type", "accessibility3"], "de-DE": ["--locale", "de-DE"],
+             "rtl": ["--layout-direction", "rtl"]}
+    golden_names = sorted(path.name for path in snapshots.glob("*@*.txt"))
+    assert golden_names, "the demo declares environments: their goldens are committed"
+    for name in golden_names:
+        story, rest = name.split("@", 1)
+        environment, extension = rest.split(".", 1)
+        run = storybook("render", story, "--format", "a11y" if extension == "a11y.txt" else "text", *flags[environment])
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == (snapshots / name).read_text(), name
+    refused = storybook("render", "auth-login--filled", "--color-scheme", "purple")
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [refused.stderr.strip()]
+    assert "colorScheme 'purple' is not allowed; allowed: light, dark" in refused.stderr
+
+
 def test_render_etag_and_304(server):
     response = server.get(f"/render/{FILLED}.html")
     etag = response.headers["ETag"]
