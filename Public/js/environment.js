@@ -8,6 +8,8 @@ export const DYNAMIC_TYPE_SIZES = ['xSmall', 'small', 'medium', 'large', 'xLarge
 export const COLOR_SCHEMES = ['light', 'dark'];
 export const LAYOUT_DIRECTIONS = ['ltr', 'rtl'];
 export const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP', 'ar-EG', 'he-IL'];
+/** Widths in points offered by the environment bar (phones, a tablet); a link may carry any other. */
+export const WIDTHS = ['320', '375', '393', '430', '768', '1024'];
 export const NAMES = ['colorScheme', 'dynamicType', 'locale', 'layoutDirection', 'width'];
 
 /** The defaults; `layoutDirection` null follows the locale. */

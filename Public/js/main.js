@@ -617,14 +617,22 @@ for (const tabs of [stageTabs, dockTabs]) {
 
 // MARK: - Environment toolbar
 
-for (const [name, values] of [['colorScheme', Environment.COLOR_SCHEMES], ['dynamicType', Environment.DYNAMIC_TYPE_SIZES],
-  ['locale', Environment.LOCALES], ['layoutDirection', ['', ...Environment.LAYOUT_DIRECTIONS]]]) {
+const ENVIRONMENT_CONTROLS = [['colorScheme', Environment.COLOR_SCHEMES], ['dynamicType', Environment.DYNAMIC_TYPE_SIZES],
+  ['locale', Environment.LOCALES], ['layoutDirection', ['', ...Environment.LAYOUT_DIRECTIONS]], ['width', ['', ...Environment.WIDTHS]]];
+
+/** The text of one environment bar option. */
+function environmentOptionLabel(name, value) {
+  if (name === 'layoutDirection') return value === '' ? 'Direction: from locale' : value;
+  if (name === 'width') return value === '' ? 'Width: any' : `${value} pt`;
+  return name === 'dynamicType' ? `Text: ${value}` : value;
+}
+
+for (const [name, values] of ENVIRONMENT_CONTROLS) {
   const select = $(`env-${name}`);
-  select.replaceChildren(...values.map((value) => h('option', { value },
-    value === '' ? 'Direction: from locale' : (name === 'dynamicType' ? `Text: ${value}` : value))));
+  select.replaceChildren(...values.map((value) => h('option', { value }, environmentOptionLabel(name, value))));
   select.addEventListener('change', () => {
-    const value = select.value;
-    setEnvironment({ ...current.environment, [name]: value === '' ? null : value }, { resubscribe: true });
+    const value = select.value === '' ? null : (name === 'width' ? Number(select.value) : select.value);
+    setEnvironment({ ...current.environment, [name]: value }, { resubscribe: true });
     if (current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
   });
 }
@@ -632,10 +640,10 @@ for (const [name, values] of [['colorScheme', Environment.COLOR_SCHEMES], ['dyna
 /** Renders the open story in `environment` from now on: toolbar, preview, subscription, tabs. */
 function setEnvironment(environment, { resubscribe }) {
   current.environment = { ...Environment.DEFAULTS, ...environment };
-  for (const name of ['colorScheme', 'dynamicType', 'locale', 'layoutDirection']) {
+  for (const [name] of ENVIRONMENT_CONTROLS) {
     const select = $(`env-${name}`);
-    const value = current.environment[name] ?? '';
-    if (![...select.options].some((option) => option.value === value)) select.append(h('option', { value }, value));
+    const value = String(current.environment[name] ?? '');
+    if (![...select.options].some((option) => option.value === value)) select.append(h('option', { value }, environmentOptionLabel(name, value)));
     select.value = value;
   }
   $('env-bar').classList.toggle('is-changed', !Environment.isDefault(current.environment));

@@ -8,6 +8,7 @@ import re
 import requests
 from playwright.sync_api import expect
 
+from conftest import wait_for
 from test_ui import browser_type_launch_args, ui, live, preview, wait_ready  # noqa: F401 (fixtures)
 
 BROKEN = "settings-account-form--broken"
@@ -44,6 +45,11 @@ def test_accessibility_tab_shows_outline_and_findings_of_the_live_state(fresh_se
     expect(page.locator("#a11y-count")).to_have_text("")
 
 
+def environment_css(page):
+    """The preview document's environment rules (a <style> has no rendered text to match)."""
+    return page.locator("#preview").content_frame.locator("#sb-environment").evaluate("e => e.textContent")
+
+
 def test_environment_toolbar_renders_the_story_and_is_kept_in_the_url(fresh_server, ui):
     page = ui.open(fresh_server, DETAIL)
     badges = preview(page).locator(".sb-badge")
@@ -76,11 +82,24 @@ def test_environment_toolbar_renders_the_story_and_is_kept_in_the_url(fresh_serv
     expect(other.locator("#env-dynamicType")).to_have_value("accessibility3")
     expect(preview(other).locator(".sb-badge").nth(1)).to_have_text("★ 8,1")
 
+    # Width and colour scheme: the preview takes the environment's rules, the state still comes
+    # (the subscription in that environment is accepted), and the URL keeps both.
+    page.locator("#env-width").select_option("320")
+    expect(page).to_have_url(re.compile(r"width=320"))
+    assert wait_for(lambda: "body { width: 320px" in environment_css(page))
+    page.locator("#env-colorScheme").select_option("dark")
+    expect(page).to_have_url(re.compile(r"colorScheme=dark"))
+    assert wait_for(lambda: "background: #1c1c1e" in environment_css(page))
+    expect(badges.nth(1)).to_have_text("★ 8,1")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+
     # Back to the defaults: the URL drops the parameters.
-    for name, value in [("dynamicType", "large"), ("locale", "en-US"), ("layoutDirection", "")]:
+    for name, value in [("dynamicType", "large"), ("locale", "en-US"), ("layoutDirection", ""), ("width", ""), ("colorScheme", "light")]:
         page.locator(f"#env-{name}").select_option(value)
     expect(badges.nth(1)).to_have_text("★ 8.1")
-    assert "locale=" not in page.url and "dynamicType=" not in page.url
+    assert wait_for(lambda: "width" not in environment_css(page) and "#1c1c1e" not in environment_css(page))
+    for name in ["locale=", "dynamicType=", "width=", "colorScheme="]:
+        assert name not in page.url
 
 
 def test_compare_tab_diffs_two_environments(fresh_server, ui):
