@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from conftest import Server
 from test_access import PROFILE, port_of, version
 from test_ui import browser_type_launch_args  # noqa: F401 (fixture)
 
@@ -93,3 +94,24 @@ def test_a_page_on_another_local_origin_cannot_change_any_state(fresh_server, pa
     status = page.evaluate(f"fetch('/api/stories/{PROFILE}/reset', {{method: 'POST'}}).then((r) => r.status)")
     assert status == 200
     assert version(fresh_server) == 2
+
+
+def test_the_same_page_from_an_allowed_origin_does_change_state(page):
+    """The negative control of the test above: the same page and the same requests, with the page's
+    origin given to --allow-origin, do reach the server and change its state. So what the test above
+    sees refused is refused by the server, not by the browser."""
+    handler = type("Handler", (_AttackerPage,), {"target": ""})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    origin = f"http://localhost:{httpd.server_address[1]}"
+    server = Server("--allow-origin", origin)
+    try:
+        handler.target = server.url
+        page.goto(f"{origin}/attack.html")
+        results = page.evaluate("window.attack()")
+        assert "ws:open" in results, results
+        time.sleep(0.3)
+        assert version(server) > 1, results
+    finally:
+        httpd.shutdown()
+        server.stop()
