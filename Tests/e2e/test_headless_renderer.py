@@ -7,6 +7,7 @@ import pathlib
 import signal
 import subprocess
 import tempfile
+import time
 
 import pytest
 import requests
@@ -92,6 +93,27 @@ def test_the_headless_renderer_follows_a_story_through_edits_restarts_and_its_ow
         server.stop()
     output = renderer.stdout.read()
     assert f"rendered {FILLED} v1" in output and "dispatched login" in output
+
+
+def test_the_client_passes_the_token_of_a_server_that_needs_one(renderer_binary):
+    server = Server("--token", "s3cret")
+    auth = {"Authorization": "Bearer s3cret"}
+    names = lambda: [entry["name"] for entry in requests.get(server.url + "/api/renderers", headers=auth, timeout=5).json()["renderers"]]
+    without = start_renderer(server, name="no-token")
+    with_token = subprocess.Popen([RENDERER, server.ws_url, "--name", "with-token", "--token", "s3cret"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
+    try:
+        assert wait_for(lambda: "with-token" in names(), timeout=10)
+        time.sleep(0.5)  # both started together: the one without the token has been refused by now, and retried
+        assert "no-token" not in names()
+    finally:
+        for process in (without, with_token):
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=10)
+        server.stop()
+    refused = without.stderr.read()
+    assert "not connected" in refused and "unauthorized" in refused, refused  # the app is told why
+    assert "connected" in with_token.stderr.read()
 
 
 def test_the_renderer_disappears_when_it_stops(fresh_server, renderer_binary):

@@ -35,6 +35,24 @@ client.follow(Profile.component) { [client, image] in HeadlessRenderer.render(Pr
 client.start()
 HeadlessRenderer.say("renderer \(name) connecting to \(url.absoluteString)")
 
+// Says on standard error when the connection comes up or goes down, and why (a refused token, a
+// server that went away), once per change rather than once per retry.
+DispatchQueue.global().async { [client] in
+    var last = ""
+    while true {
+        let line: String? = switch client.status {
+        case .connected: "connected"
+        case .waiting(let reason): "not connected: \(reason)"
+        case .idle, .connecting, .stopped: nil
+        }
+        if let line, line != last {
+            FileHandle.standardError.write(Data("headless-renderer: \(line)\n".utf8))
+            last = line
+        }
+        usleep(100_000)
+    }
+}
+
 while let line = readLine() {
     let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard let command = parts.first else { continue }
