@@ -243,22 +243,24 @@ final class Journal: @unchecked Sendable {
     /// Appends the records written meanwhile to the synced snapshot and renames it over the journal.
     private func replace(with written: WrittenSnapshot, appended: Compaction) throws(JournalError) {
         let temporary = temporaryURL
-        if !appended.appended.isEmpty {
-            let output = Foundation.open(temporary.path, O_WRONLY | O_CLOEXEC)
-            guard output >= 0 else { throw JournalError("cannot reopen \(temporary.path): \(JournalError.describe(errno: errno))") }
-            let failure = Self.writeAll(appended.appended, to: output, at: off_t(written.length))
-            Foundation.close(output)
-            if let failure { throw JournalError("cannot write \(temporary.path): \(JournalError.describe(errno: failure))") }
+        // The new descriptor is opened before the rename and follows the file through it: there is no
+        // moment where the journal has been replaced but cannot be written (a failed open after the
+        // rename would leave appends going to the old, unlinked file: acknowledged, then lost). Any
+        // failure here leaves the old journal as it was, still the one appended to.
+        let replacement = Foundation.open(temporary.path, O_WRONLY | O_CLOEXEC)
+        guard replacement >= 0 else { throw JournalError("cannot reopen \(temporary.path): \(JournalError.describe(errno: errno))") }
+        if let failure = Self.writeAll(appended.appended, to: replacement, at: off_t(written.length)) {
+            Foundation.close(replacement)
+            throw JournalError("cannot write \(temporary.path): \(JournalError.describe(errno: failure))")
         }
         guard rename(temporary.path, fileURL.path) == 0 else {
             let failure = errno
+            Foundation.close(replacement)
             unlink(temporary.path)
             throw JournalError("cannot replace \(fileURL.path): \(JournalError.describe(errno: failure))")
         }
-        let reopened = Foundation.open(fileURL.path, O_WRONLY | O_CLOEXEC)
-        guard reopened >= 0 else { throw JournalError("cannot reopen \(fileURL.path): \(JournalError.describe(errno: errno))") }
         Foundation.close(descriptor)
-        descriptor = reopened
+        descriptor = replacement
         wholeLength = off_t(written.length + appended.appended.count)
         needsRepair = false
         journaled = written.stories.union(appended.stories)
