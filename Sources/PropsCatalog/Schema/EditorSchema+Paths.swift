@@ -35,43 +35,6 @@ extension EditorSchema {
         }
     }
 
-    /// The schema path of a place in a Props value: array indices and dictionary keys become `*`,
-    /// field and union case names stay (`/lines/2/note` -> `/lines/*/note`); nil when the schema has
-    /// no such place.
-    package func schemaPath(of pointer: JSONPointer) -> JSONPointer? {
-        var current = self
-        var tokens = pointer.tokens[...]
-        var path: [String] = []
-        while let token = tokens.first {
-            switch current {
-            case .optional(let wrapped):
-                current = wrapped
-                continue
-            case .object(_, let fields):
-                guard let field = fields.first(where: { $0.name == token }) else { return nil }
-                path.append(token)
-                current = field.schema
-            case .array(let items):
-                guard JSONPointer.arrayIndex(token) != nil else { return nil }
-                path.append("*")
-                current = items
-            case .dictionary(let values):
-                path.append("*")
-                current = values
-            case .union(_, let cases):
-                tokens = tokens.dropFirst()
-                guard let unionCase = cases.first(where: { $0.name == token }), let fieldName = tokens.first,
-                      let field = unionCase.fields.first(where: { $0.name == fieldName }) else { return nil }
-                path += [token, fieldName]
-                current = field.schema
-            default:
-                return nil
-            }
-            tokens = tokens.dropFirst()
-        }
-        return JSONPointer(tokens: path)
-    }
-
     /// The existing path closest to `path` by edit distance (ties: the first in schema order).
     package func nearestPath(to path: String) -> String? {
         let target = Array(path.utf8)

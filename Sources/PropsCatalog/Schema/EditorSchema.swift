@@ -231,8 +231,21 @@ extension EditorSchema {
     /// a Props value (`/locations/2/name`), where any token selects an array element or dictionary
     /// value. Optionals on the way are looked through; the result itself may be `optional`.
     package func schema(at pointer: JSONPointer) -> EditorSchema? {
+        descend(pointer)?.schema
+    }
+
+    /// The schema path of a place in a Props value: array indices and dictionary keys become `*`,
+    /// field and union case names stay (`/lines/2/note` -> `/lines/*/note`); nil when the schema has
+    /// no such place.
+    package func schemaPath(of pointer: JSONPointer) -> JSONPointer? {
+        descend(pointer).map { JSONPointer(tokens: $0.path) }
+    }
+
+    /// Follows `pointer` down the schema (see `schema(at:)`): the schema reached and its schema path.
+    private func descend(_ pointer: JSONPointer) -> (schema: EditorSchema, path: [String])? {
         var current = self
         var tokens = pointer.tokens[...]
+        var path: [String] = []
         while let token = tokens.first {
             switch current {
             case .optional(let wrapped):
@@ -240,24 +253,29 @@ extension EditorSchema {
                 continue
             case .object(_, let fields):
                 guard let field = fields.first(where: { $0.name == token }) else { return nil }
+                path.append(token)
                 current = field.schema
             case .array(let items):
                 guard token == "*" || JSONPointer.arrayIndex(token) != nil else { return nil }
+                path.append("*")
                 current = items
             case .dictionary(let values):
+                path.append("*")
                 current = values
             case .union(_, let cases):
                 guard let unionCase = cases.first(where: { $0.name == token }) else { return nil }
+                path.append(token)
                 tokens = tokens.dropFirst()
-                guard let fieldName = tokens.first else { return .object(name: token, fields: unionCase.fields) }
+                guard let fieldName = tokens.first else { return (.object(name: token, fields: unionCase.fields), path) }
                 guard let field = unionCase.fields.first(where: { $0.name == fieldName }) else { return nil }
+                path.append(fieldName)
                 current = field.schema
             default:
                 return nil
             }
             tokens = tokens.dropFirst()
         }
-        return current
+        return (current, path)
     }
 
     /// `schema(at:)` for a path given as text; nil when the text is not a JSON Pointer.
