@@ -113,19 +113,8 @@ package struct StorySession: Sendable {
             case .success(nil): return .success(nil)
             case .success(let suggested?): candidate = suggested
             }
-        case .undo:
-            switch recordedProps(undoStack.last, missing: EditError(.conflict, "nothing to undo")) {
-            case .success(let past): candidate = past
-            case .failure(let error): return .failure(error)
-            }
-        case .redo:
-            switch recordedProps(redoStack.last, missing: EditError(.conflict, "nothing to redo")) {
-            case .success(let past): candidate = past
-            case .failure(let error): return .failure(error)
-            }
-        case .seek(let target):
-            let range = history.oldestVersion.map { "\($0)...\(version)" } ?? "none"
-            switch recordedProps(target, missing: EditError(.unknownVersion, "version \(target) is not in the history (recorded: \(range))")) {
+        case .undo, .redo, .seek:
+            switch recordedProps(for: edit) {
             case .success(let past): candidate = past
             case .failure(let error): return .failure(error)
             }
@@ -144,15 +133,29 @@ package struct StorySession: Sendable {
         return .success(PreparedChange(validated: validated, entry: entry))
     }
 
-    /// The props of the recorded `version`, or `missing` when there is none; when the history cannot
-    /// rebuild it (``HistoryDamage``), the same code with a message that says so.
-    private func recordedProps(_ version: Int?, missing: EditError) -> Result<JSONValue, EditError> {
-        guard let version else { return .failure(missing) }
+    /// The recorded props an undo, redo or seek goes back to; when there are none, the error that says
+    /// so, and when the history cannot rebuild them (``HistoryDamage``), the same code with a message
+    /// that says that.
+    private func recordedProps(for edit: Edit) -> Result<JSONValue, EditError> {
+        let target: Int?
+        let missing: EditError
+        switch edit {
+        case .undo:
+            (target, missing) = (undoStack.last, EditError(.conflict, "nothing to undo"))
+        case .redo:
+            (target, missing) = (redoStack.last, EditError(.conflict, "nothing to redo"))
+        case .seek(let version):
+            let range = history.oldestVersion.map { "\($0)...\(self.version)" } ?? "none"
+            (target, missing) = (version, EditError(.unknownVersion, "version \(version) is not in the history (recorded: \(range))"))
+        default:
+            preconditionFailure("\(edit.kind) does not go back in the history")
+        }
+        guard let target else { return .failure(missing) }
         do {
-            guard let props = try history.props(at: version) else { return .failure(missing) }
+            guard let props = try history.props(at: target) else { return .failure(missing) }
             return .success(props)
         } catch {
-            return .failure(EditError(missing.code, "version \(version) cannot be rebuilt: \(error)"))
+            return .failure(EditError(missing.code, "version \(target) cannot be rebuilt: \(error)"))
         }
     }
 
