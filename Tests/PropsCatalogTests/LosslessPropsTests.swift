@@ -221,6 +221,29 @@ import Testing
         #expect(session.apply(.patch(setInAnotherOrder), source: .http).success != nil)
     }
 
+    /// Sets where the encoder's coding path alone would place them wrongly: inside an enum-keyed
+    /// dictionary (whose pairs it sorts), inside another set, and behind an `Int`-backed `CodingKeys`.
+    struct Shelves: Codable, Sendable, Equatable {
+        struct Coded: Codable, Sendable, Equatable {
+            var tags: Set<String>
+            enum CodingKeys: Int, CodingKey { case tags = 7 }
+        }
+        var byTheme: [Theme: Set<String>]
+        var groups: Set<Set<String>>
+        var coded: Coded
+    }
+
+    @Test func setsAnywhereMayComeInAnyOrder() throws {
+        let shelves = Shelves(byTheme: [.light: ["a", "b", "c"], .dark: ["x", "y"]], groups: [["p", "q"], ["r", "s", "t"]],
+                              coded: .init(tags: ["m", "n", "o"]))
+        let component = Component<Shelves>("Test/Shelves") { _ in Text("shelves") }.variant("Default", shelves)
+        let canonical = try JSONValueEncoder().encode(shelves)
+        // Every collection in an order the encoder does not write.
+        let json = #"{"byTheme": ["light", ["c", "b", "a"], "dark", ["y", "x"]], "groups": [["t", "s", "r"], ["q", "p"]], "coded": {"tags": ["o", "n", "m"]}}"#
+        let validated = try AnyComponent(component).validate(try JSONParser.parse(json)).get()
+        #expect(validated.props == canonical)
+    }
+
     @Test func aClampedValueIsRefusedWithTheValueKept() throws {
         var session = try versionedSession()
         let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 7}]"#))

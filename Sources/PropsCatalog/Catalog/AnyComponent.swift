@@ -88,7 +88,8 @@ public struct AnyComponent: Sendable {
         let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
             do {
                 let props = try PropsDecoding.decode(Props.self, from: json)
-                let (canonical, reordered) = try encoder.encodeNotingCanonicalOrder(props)
+                let canonical = try encoder.encode(props)
+                let reordered = { (try? encoder.encodeNotingCanonicalOrder(props).reordered) ?? [] }
                 if let difference = PropsDecoding.firstDifference(sent: json, kept: canonical, reordered: reordered) {
                     return .failure(difference)
                 }

@@ -19,13 +19,14 @@ package struct JSONValueEncoder: Sendable {
 
     /// The JSON value of `value`, and the places where the encoder put a hash-ordered collection
     /// (a `Set`, a dictionary with keys that are not strings) into canonical order: there, and only
-    /// there, the order of an array is not part of the value.
+    /// there, the order of an array is not part of the value. A place is a pattern: below such a
+    /// collection the element's position is `*`, since it depends on the order the collection had.
     package func encodeNotingCanonicalOrder(_ value: some Encodable) throws -> (json: JSONValue, reordered: Set<JSONPointer>) {
         let positions = CanonicalOrderPositions()
         let json = try CanonicalOrderPositions.$current.withValue(positions) {
             try EncodingNode.encode(value, codingPath: [])
         }
-        return (json, positions.pointers)
+        return (json, positions.patterns)
     }
 }
 
@@ -33,10 +34,22 @@ package struct JSONValueEncoder: Sendable {
 /// one synchronous `encodeNotingCanonicalOrder` call, on its thread only.
 private final class CanonicalOrderPositions: @unchecked Sendable {  // one thread, one call: no sharing
     @TaskLocal static var current: CanonicalOrderPositions?
-    var pointers: Set<JSONPointer> = []
+    private(set) var patterns: Set<JSONPointer> = []
+    /// The coding path lengths of the hash-ordered collections being encoded, outermost first.
+    private var open: [Int] = []
 
-    func note(_ codingPath: [any CodingKey]) {
-        pointers.insert(JSONPointer(tokens: codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue }))
+    /// A hash-ordered collection at `codingPath` starts encoding its elements.
+    func enter(_ codingPath: [any CodingKey]) {
+        open.append(codingPath.count)
+    }
+
+    /// The collection at `codingPath` is done: its place is noted, with `*` for each position that
+    /// sits directly inside an enclosing one (`/visits/*/tags` for a set in an enum-keyed dictionary).
+    func leave(_ codingPath: [any CodingKey]) {
+        open.removeLast()
+        var tokens = PropsDecoding.pointer(codingPath).tokens
+        for depth in open where depth < tokens.count { tokens[depth] = "*" }
+        patterns.insert(JSONPointer(tokens: tokens))
     }
 }
 
@@ -64,12 +77,15 @@ private final class EncodingNode {
     static func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue {
         if let special = try specialValue(value, codingPath: codingPath) { return special }
         let node = EncodingNode()
-        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
-        if let unordered = value as? any HashOrderedCollection {
-            CanonicalOrderPositions.current?.note(codingPath)
-            return type(of: unordered).canonicalOrder(node.frozen)
+        guard let unordered = value as? any HashOrderedCollection else {
+            try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+            return node.frozen
         }
-        return node.frozen
+        let positions = CanonicalOrderPositions.current
+        positions?.enter(codingPath)
+        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+        positions?.leave(codingPath)
+        return type(of: unordered).canonicalOrder(node.frozen)
     }
 
     private static func specialValue(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue? {

@@ -5,18 +5,22 @@ extension PropsDecoding {
     ///
     /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
     /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
-    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places in
-    /// `reordered` (where the encoder sorted a `Set` or an enum-keyed dictionary), the order of
-    /// elements that come back the same. Any other array keeps its order or the edit is refused. A member
+    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places
+    /// `reordered` gives (where the encoder sorted a `Set` or an enum-keyed dictionary; patterns with
+    /// `*` for any position, see `JSONValueEncoder.encodeNotingCanonicalOrder`), the order of elements
+    /// that come back the same. Any other array keeps its order or the edit is refused. A member
     /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
     /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
+    ///
+    /// `reordered` is asked only when something differs, so the edits that keep everything (almost
+    /// all of them) never pay for working the places out.
     package static func firstDifference(
-        sent: JSONValue, kept: JSONValue, at path: JSONPointer = JSONPointer(), reordered: Set<JSONPointer> = []
+        sent: JSONValue, kept: JSONValue, reordered: () -> Set<JSONPointer> = { [] }
     ) -> PropsError? {
         // Almost every edit keeps everything: check that without building pointers or sorting keys,
         // and look for the first difference (in key order, with its path) only when there is one.
         if keepsAll(sent: sent, kept: kept) { return nil }
-        return firstDifferenceInOrder(sent: sent, kept: kept, at: path, reordered: reordered)
+        return firstDifferenceInOrder(sent: sent, kept: kept, at: JSONPointer(), reordered: reordered())
     }
 
     /// Whether `firstDifference` finds nothing: the same walk, with no pointers built and no keys sorted.
@@ -56,7 +60,7 @@ extension PropsDecoding {
                 if first != nil { break }
             }
             guard let first else { return nil }
-            return reordered.contains(path) && isPermutation(given, of: known) ? nil : first
+            return isReorderable(path, reordered) && isPermutation(given, of: known, at: path, reordered: reordered) ? nil : first
         default:
             return isSameValue(sent, kept) ? nil : notKept(kept, at: path)
         }
@@ -83,12 +87,23 @@ extension PropsDecoding {
         return false
     }
 
-    /// Whether `given` holds the same elements as `known` (each equal up to spelling), in any order.
-    private static func isPermutation(_ given: [JSONValue], of known: [JSONValue]) -> Bool {
+    /// Whether `path` is one of the `reordered` places (`*` in a place stands for any token).
+    private static func isReorderable(_ path: JSONPointer, _ reordered: Set<JSONPointer>) -> Bool {
+        reordered.contains { place in
+            place.tokens.count == path.tokens.count && zip(place.tokens, path.tokens).allSatisfy { $0 == "*" || $0 == $1 }
+        }
+    }
+
+    /// Whether `given` holds the same elements as `known` (each equal up to spelling, sets inside
+    /// them in any order too), in any order.
+    private static func isPermutation(_ given: [JSONValue], of known: [JSONValue], at path: JSONPointer, reordered: Set<JSONPointer>) -> Bool {
         guard given.count <= 2048 else { return false }
         var unmatched = Array(known.indices)
         for element in given {
-            guard let position = unmatched.firstIndex(where: { firstDifference(sent: element, kept: known[$0]) == nil }) else { return false }
+            guard let position = unmatched.firstIndex(where: { index in
+                keepsAll(sent: element, kept: known[index])
+                    || firstDifferenceInOrder(sent: element, kept: known[index], at: path.appending(String(index)), reordered: reordered) == nil
+            }) else { return false }
             unmatched.remove(at: position)
         }
         return true

@@ -14,8 +14,10 @@ package enum PropsDecoding {
         }
     }
 
+    /// The JSON Pointer of a coding path: each key's `stringValue`, the member name a keyed container
+    /// reads and writes (an `Int`-backed `CodingKeys` case included), and the index of an unkeyed one.
     static func pointer(_ codingPath: [any CodingKey]) -> JSONPointer {
-        JSONPointer(tokens: codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue })
+        JSONPointer(tokens: codingPath.map(\.stringValue))
     }
 
     static func propsError(_ error: DecodingError, input: JSONValue) -> PropsError {
