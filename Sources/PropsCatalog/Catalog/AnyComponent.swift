@@ -73,12 +73,13 @@ public struct AnyComponent: Sendable {
         self.variants = variants
         // The children the variants embed: their schemas and variants teach the parent's schema.
         var children: [String: EmbeddedChild] = [:]
-        var placed: [(child: EmbeddedChild, sample: JSONValue)] = []  // where their props sit, for their hints
+        // Each variant's children with hints, to find where their props sit (``EmbeddedChild/hints(of:in:)``).
+        var hinted: [(sample: JSONValue, children: [EmbeddedChild])] = []
         for (variant, sample) in zip(component.variants, variants.map(\.props)) {
-            for child in EmbedRecorder.children({ component.view(variant.props) }) {
-                if children[child.title] == nil { children[child.title] = child }
-                if !child.hints.isEmpty { placed.append((child, sample)) }
-            }
+            let met = EmbedRecorder.children({ component.view(variant.props) })
+            for child in met where children[child.title] == nil { children[child.title] = child }
+            let withHints = met.filter { !$0.hints.isEmpty }
+            if !withHints.isEmpty { hinted.append((sample, withHints)) }
         }
         self.hasSuggestions = component.suggestion != nil || !children.isEmpty
         self.auditLevel = component.auditLevel
@@ -112,10 +113,10 @@ public struct AnyComponent: Sendable {
         let samples = variants.map(\.props)
         let hints = component.hints
         let teachers = children.keys.sorted().map { children[$0]!.teachSchema }
-        let childPlaces = placed
+        let childHinted = hinted
         self.inferSchema = {
             let schema = EditorSchema.infer(Props.self, samples: samples, hints: hints, teachers: teachers)
-            return schema.applying(EmbeddedChild.hints(of: childPlaces, in: schema).filter { hints[$0.key] == nil })
+            return schema.applying(EmbeddedChild.hints(of: childHinted, in: schema).filter { hints[$0.key] == nil })
         }
         if !hints.isEmpty {
             let unhinted = EditorSchema.infer(Props.self, samples: samples, teachers: teachers)

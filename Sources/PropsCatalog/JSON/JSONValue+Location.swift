@@ -2,20 +2,48 @@ extension JSONValue {
     /// The pointer to the first place (document order, object keys sorted) holding a value equal
     /// to `target`; nil when there is none.
     package func firstPath(of target: JSONValue) -> JSONPointer? {
-        if self == target { return JSONPointer() }
+        var found: JSONPointer?
+        walk(at: []) { value, tokens in
+            guard value == target else { return .descend }
+            found = JSONPointer(tokens: tokens)
+            return .stop
+        }
+        return found
+    }
+
+    /// Every place (document order, object keys sorted) whose value `matches`, with that value; the
+    /// inside of a match is not looked into.
+    package func places(where matches: (JSONValue) -> Bool) -> [(pointer: JSONPointer, value: JSONValue)] {
+        var found: [(pointer: JSONPointer, value: JSONValue)] = []
+        walk(at: []) { value, tokens in
+            guard matches(value) else { return .descend }
+            found.append((JSONPointer(tokens: tokens), value))
+            return .skip
+        }
+        return found
+    }
+
+    /// What a walk does after visiting a value.
+    private enum WalkStep { case descend, skip, stop }
+
+    /// Visits this value and what it holds, depth first in document order, as `visit` says; false
+    /// when it said stop.
+    @discardableResult
+    private func walk(at tokens: [String], _ visit: (JSONValue, [String]) -> WalkStep) -> Bool {
+        switch visit(self, tokens) {
+        case .stop: return false
+        case .skip: return true
+        case .descend: break
+        }
         switch self {
         case .object(let members):
-            for key in members.keys.sorted() {
-                if let path = members[key]!.firstPath(of: target) { return JSONPointer(tokens: [key] + path.tokens) }
-            }
+            for key in members.keys.sorted() where !members[key]!.walk(at: tokens + [key], visit) { return false }
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                if let path = element.firstPath(of: target) { return JSONPointer(tokens: [String(index)] + path.tokens) }
-            }
+            for (index, element) in elements.enumerated() where !element.walk(at: tokens + [String(index)], visit) { return false }
         default:
             break
         }
-        return nil
+        return true
     }
 
     /// This value with the value at `pointer` (which must exist) replaced by `replacement`.
