@@ -1,5 +1,6 @@
 import Foundation
 import PropsCatalog
+import Synchronization
 import Testing
 @testable import StorybookClient
 
@@ -17,6 +18,24 @@ import Testing
         #expect(try reason("http://127.0.0.1:6006/ws") == nil)
         #expect(try reason("wss://example.com/ws")?.contains("TLS (wss://) is not available in the Linux client") == true)
         #expect(try reason("ftp://example.com/ws") != nil)
+    }
+
+    @Test func connectingToAWssURLReportsWhyInsteadOfOpeningIt() throws {
+        let events = Mutex<[String]>([])
+        let connection = LWSClientConnection { event in
+            events.withLock { list in
+                switch event {
+                case .opened: list.append("opened")
+                case .message: list.append("message")
+                case .closed(let reason): list.append("closed: \(reason)")
+                }
+            }
+        }
+        connection.connect(to: try #require(URL(string: "wss://example.com/ws")))  // never started: nothing may be dialled
+        let seen = events.withLock { $0 }
+        #expect(seen.count == 1)
+        #expect(seen.first?.hasPrefix("closed: wss://example.com/ws: TLS (wss://) is not available") == true)
+        connection.stop()
     }
     #endif
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import requests
 
-from conftest import BINARY
+from conftest import BINARY, ROOT
 
 FILLED = "auth-login--filled"
 
@@ -258,7 +258,7 @@ def test_check_errors_are_one_line_with_exit_2(tmp_path):
 
 def test_render_in_an_environment_matches_its_golden():
     """`render --format a11y` and the environment flags give the bytes export and check keep."""
-    snapshots = pathlib.Path(__file__).resolve().parents[2] / "Snapshots"
+    snapshots = ROOT / "Snapshots"
     for story in ["auth-login--filled", "settings-account-form--broken"]:
         run = storybook("render", story, "--format", "a11y")
         assert run.returncode == 0, run.stderr

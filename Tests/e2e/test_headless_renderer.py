@@ -20,8 +20,8 @@ RENDERER = os.environ.get(
 FILLED = "auth-login--filled"
 
 
-def start_renderer(server, name="headless-linux", image=None):
-    extra = ["--image", str(image)] if image else []
+def start_renderer(server, name="headless-linux", image=None, token=None):
+    extra = (["--image", str(image)] if image else []) + (["--token", token] if token else [])
     return subprocess.Popen([RENDERER, server.ws_url, "--name", name, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
 
@@ -100,8 +100,7 @@ def test_the_client_passes_the_token_of_a_server_that_needs_one(renderer_binary)
     auth = {"Authorization": "Bearer s3cret"}
     names = lambda: [entry["name"] for entry in requests.get(server.url + "/api/renderers", headers=auth, timeout=5).json()["renderers"]]
     without = start_renderer(server, name="no-token")
-    with_token = subprocess.Popen([RENDERER, server.ws_url, "--name", "with-token", "--token", "s3cret"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
+    with_token = start_renderer(server, name="with-token", token="s3cret")
     try:
         assert wait_for(lambda: "with-token" in names(), timeout=10)
         time.sleep(0.5)  # both started together: the one without the token has been refused by now, and retried
@@ -113,7 +112,7 @@ def test_the_client_passes_the_token_of_a_server_that_needs_one(renderer_binary)
         server.stop()
     refused = without.stderr.read()
     assert "not connected" in refused and "unauthorized" in refused, refused  # the app is told why
-    assert "connected" in with_token.stderr.read()
+    assert "headless-renderer: connected" in with_token.stderr.read().splitlines()
 
 
 def test_the_renderer_disappears_when_it_stops(fresh_server, renderer_binary):

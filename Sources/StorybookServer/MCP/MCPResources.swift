@@ -14,9 +14,10 @@ struct MCPResources {
     /// A projection offered for every story: its URI's extension, MIME type and a few words for the model.
     private typealias Kind = (ext: String, mimeType: String, what: String)
 
+    /// Longest extension first, so that `{id}.a11y.txt` is read as the accessibility outline of `{id}`.
     private static let kinds: [Kind] = [
-        ("txt", "text/plain", "text outline of the live view"),
         ("a11y.txt", "text/plain", "accessibility outline of the live view (what a screen reader announces)"),
+        ("txt", "text/plain", "text outline of the live view"),
         ("html", "text/html", "live view as a standalone HTML document"),
         ("json", "application/json", "live state: props, version, projections"),
     ]
@@ -61,7 +62,7 @@ struct MCPResources {
     /// The contents of one resource, rendered from the live state.
     func read(_ uri: String, client: MCPClient) throws(JSONRPC.Failure) -> JSONValue {
         guard let (id, kind) = Self.parse(uri), case .success(let session) = hub.session(id) else {
-            throw JSONRPC.Failure(.resourceNotFound, "no resource '\(uri)': use storybook://story/{id}.txt, .a11y.txt, .html or .json with a story id from list_stories",
+            throw JSONRPC.Failure(.resourceNotFound, "no resource '\(uri)': use storybook://story/{id}.\(Self.kinds.map(\.ext).joined(separator: ", .")) with a story id from list_stories",
                                   data: ["uri": .string(uri)])
         }
         presence.touch(agent: client.viewerID, name: client.name, story: id)
@@ -81,7 +82,7 @@ struct MCPResources {
         let prefix = "storybook://story/"
         guard uri.hasPrefix(prefix) else { return nil }
         let name = uri.dropFirst(prefix.count)
-        for kind in kinds.sorted(by: { $0.ext.count > $1.ext.count }) where name.hasSuffix("." + kind.ext) {
+        for kind in kinds where name.hasSuffix("." + kind.ext) {
             let id = name.dropLast(kind.ext.count + 1)
             return id.isEmpty ? nil : (String(id), kind)
         }
