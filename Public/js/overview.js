@@ -18,6 +18,7 @@
 // that field re-renders through `POST /render/{component-id}.html` with the value put there. No
 // story's live state changes; Clear goes back to the registered projections.
 
+import { requestJSON } from './api.js';
 import { h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import * as JSONPointer from './json-pointer.js';
@@ -82,23 +83,19 @@ export class OverviewPage {
     this.environment = { ...Environment.DEFAULTS, ...environment };
     this.componentId = componentId;
     this.root.replaceChildren(h('p', { class: 'overview-loading muted' }, 'Loading the overview…'));
-    let data;
-    try {
-      const response = await fetch(this.paths.overview(componentId));
-      if (response.status === 404) {
-        this.root.replaceChildren(h('div', { class: 'overview-page' }, h('h1', {}, 'No such component'),
-          h('p', {}, 'There is no component ', h('code', {}, componentId), '. Pick a story in the sidebar.')));
-        return;
-      }
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-      data = parseJSON(await response.text()); // keeps 64-bit integers and long decimals exact
-    } catch (error) {
-      if (this.componentId === componentId) {
-        this.root.replaceChildren(h('p', { class: 'overview-loading' }, `Could not load the overview (${error.message}).`));
-      }
+    // requestJSON reads the answer with json.js, so 64-bit integers and long decimals stay exact.
+    const answer = await requestJSON('GET', this.paths.overview(componentId));
+    if (this.componentId !== componentId) return;
+    if (answer.status === 404) {
+      this.root.replaceChildren(h('div', { class: 'overview-page' }, h('h1', {}, 'No such component'),
+        h('p', {}, 'There is no component ', h('code', {}, componentId), '. Pick a story in the sidebar.')));
       return;
     }
-    if (this.componentId !== componentId) return;
+    if (!answer.ok || !answer.body) {
+      this.root.replaceChildren(h('p', { class: 'overview-loading' }, `Could not load the overview (${answer.error ?? 'not JSON'}).`));
+      return;
+    }
+    const data = answer.body;
     this.data = data;
     this.render();
     this.checkEnvironment();

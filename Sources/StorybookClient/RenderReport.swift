@@ -34,7 +34,7 @@ struct RenderReport: Sendable, Equatable {
         func cut(_ reason: String, keepingOwnError: Bool = true) -> [UInt8] {
             reasons.append(reason)
             let own = keepingOwnError ? error.map { [$0] } ?? [] : []
-            reduced.error = (own + reasons).joined(separator: "; ") + " (storybook serve --max-message-bytes raises the limit)"
+            reduced.error = (own + reasons).joined(separator: "; ") + " (the server's --max-message-bytes raises the limit)"
             return reduced.message.serializedBytes()
         }
         var bytes = whole

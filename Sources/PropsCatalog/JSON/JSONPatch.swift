@@ -235,29 +235,27 @@ extension JSONPatch {
     /// What patches may still insert, copy or shift before they are refused as too large: one
     /// ``JSONSizeLimit``'s weight in all, spent by one patch or shared by several.
     package struct Budget: Sendable {
-        /// The most weight that may be spent in all, and the deepest nesting any charged value may reach.
-        package let limit: JSONSizeLimit
+        /// The most weight that may be spent in all and the deepest nesting any charged value may
+        /// reach; nil for ``unbounded``, where nothing is charged or refused.
+        private let limit: JSONSizeLimit?
         /// The weight spent so far.
-        package private(set) var spent = 0
-        /// False for ``unbounded``: nothing is charged or refused.
-        private var isBounded = true
+        private var spent = 0
 
         /// A budget of `limit`'s weight, nothing spent.
         package init(limit: JSONSizeLimit) {
             self.limit = limit
         }
 
-        /// No bound at all: for replaying patches the server recorded itself (``JSONPatch/replay(on:)``).
-        package static var unbounded: Budget {
-            var budget = Budget(limit: .default)
-            budget.isBounded = false
-            return budget
+        private init(unboundedBy: Void) {
+            limit = nil
         }
+
+        /// No bound at all: for replaying patches the server recorded itself (``JSONPatch/replay(on:)``).
+        package static var unbounded: Budget { Budget(unboundedBy: ()) }
 
         /// Charges the weight of a whole document (one that was read or built: about what decoding it
         /// costs); false when it does not fit what is left or nests too deep, and the work must stop.
         package mutating func spend(weightOf document: JSONValue) -> Bool {
-            guard isBounded else { return true }
             do {
                 try charge(document, depth: 0)
                 return true
@@ -271,7 +269,7 @@ extension JSONPatch {
 extension JSONPatch.Budget {
     /// Charges `value`'s weight, placed `depth` containers deep.
     fileprivate mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
-        guard isBounded else { return }
+        guard let limit else { return }
         guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
             throw .tooLarge(limit)
         }
@@ -280,7 +278,7 @@ extension JSONPatch.Budget {
 
     /// Charges `units` of work (shifting array elements).
     fileprivate mutating func charge(_ units: Int) throws(PatchFailure) {
-        guard isBounded else { return }
+        guard let limit else { return }
         spent += units
         guard spent <= limit.weight else { throw .tooLarge(limit) }
     }
