@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the JSON parser, JSON Patch, Props decoding and WebSocket client messages with libFuzzer
+# Fuzzes the JSON parser, JSON Patch, Props decoding, WebSocket client messages and the WebSocket frames
+# clients send with libFuzzer
 # (swiftc -sanitize=fuzzer,address), each for SECONDS (default 10), and prints the executions and
 # crashes of every target. A crash leaves its input in .build/fuzz/artifacts/ and fails the script.
 #   scripts/fuzz.sh [SECONDS]
@@ -23,11 +24,12 @@ module() {  # module NAME SOURCES...
 module PropsCatalog Sources/PropsCatalog
 module DemoCatalog Sources/DemoCatalog
 
-declare -A extra=([client-messages]="Sources/StorybookServer/WebSocket/ClientMessage.swift Sources/StorybookServer/App/APIError.swift Sources/StorybookServer/Renderers/RendererMessage.swift Sources/StorybookServer/Renderers/RendererReport.swift")
+declare -A extra=([client-messages]="Sources/StorybookServer/WebSocket/ClientMessage.swift Sources/StorybookServer/App/APIError.swift Sources/StorybookServer/Renderers/RendererMessage.swift Sources/StorybookServer/Renderers/RendererReport.swift"
+                  [websocket-frames]="Sources/StorybookTransport/WebSocketReader.swift Sources/StorybookTransport/UTF8Validation.swift Sources/StorybookTransport/CloseFrame.swift")
 declare -A source=([json-parser]=JSONParserTarget [json-patch]=JSONPatchTarget [props-decoding]=PropsDecodingTarget
-                   [client-messages]=ClientMessageTarget)
+                   [client-messages]=ClientMessageTarget [websocket-frames]=WebSocketFramesTarget)
 status=0
-for target in json-parser json-patch props-decoding client-messages; do
+for target in json-parser json-patch props-decoding client-messages websocket-frames; do
   binary="$out/$target"
   inputs=("Fuzz/${source[$target]}.swift" ${extra[$target]:-})
   if [[ ! -x "$binary" ]] || [[ -n "$(find "${inputs[@]}" "$out/PropsCatalog.o" "$out/DemoCatalog.o" -newer "$binary" -print -quit)" ]]; then

@@ -27,7 +27,7 @@ swift build --package-path Examples/HeadlessRenderer --disable-build-manifest-ca
 echo "== swift test"
 swift test --skip-build --parallel
 
-echo "== fuzzing: JSON parser, JSON Patch, Props decoding, client messages (libFuzzer)"
+echo "== fuzzing: JSON parser, JSON Patch, Props decoding, client messages, WebSocket frames (libFuzzer)"
 scripts/fuzz.sh 10
 
 echo "== snapshot review of the demo catalog (storybook check)"

@@ -25,7 +25,7 @@ final class ClientLoop {
 
     private init(client: WebSocketClient) {
         self.client = client
-        self.resources = ContextResources(protocolName: "storybook-client", rxBufferSize: 16 * 1024, pingSeconds: 0, hangupSeconds: 0)
+        self.resources = ContextResources(protocolName: "storybook-client", rxBufferSize: 16 * 1024)
         resources.protocols[0].callback = clientLoopCallback  // this loop's callback, not the server's
         self.assembler = MessageAssembler(limit: client.maxMessageBytes)
     }

@@ -5,8 +5,6 @@ final class Connection {
     let wsi: OpaquePointer
     /// The HTTP transaction in progress, if any.
     var exchange: HTTPExchange?
-    /// An upgrade the delegate accepted, waiting for the handshake to complete.
-    var acceptedUpgrade: UpgradeRequest?
     /// Set once the connection is a WebSocket.
     var webSocket: WebSocketSession?
 

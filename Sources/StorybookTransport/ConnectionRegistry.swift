@@ -45,7 +45,8 @@ struct ConnectionRegistry {
         byID.values.filter { $0.webSocket != nil }
     }
 
+    /// Whether a WebSocket is still open (not yet reported closed; its TCP connection may outlive that).
     var hasWebSockets: Bool {
-        byID.values.contains { $0.webSocket != nil }
+        byID.values.contains { $0.webSocket.map { !$0.isClosed } ?? false }
     }
 }

@@ -1,13 +1,11 @@
 import CLibWebSockets
 
-/// The C data libwebsockets keeps pointers to for as long as its context lives: the protocol table, the
-/// keep-alive policy, and every C string handed to it. Built at run time (a global C array would not be
+/// The C data libwebsockets keeps pointers to for as long as its context lives: the protocol table and
+/// every C string handed to it. Built at run time (a global C array would not be
 /// concurrency-safe in Swift 6), freed only after `lws_context_destroy`. Loop-thread only.
 final class ContextResources {
     /// Our one protocol entry followed by the zeroed terminator lws expects.
     let protocols: UnsafeMutablePointer<lws_protocols>
-    /// The ping / hang-up policy applied to every WebSocket of the vhost.
-    let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     private let strings = CStringPool()
 
     /// - Parameters:
@@ -18,27 +16,19 @@ final class ContextResources {
     ///     by the transport, so this only sizes lws' per-connection receive buffer).
     init(
         protocolName: String,
-        rxBufferSize: Int,
-        pingSeconds: UInt16,
-        hangupSeconds: UInt16
+        rxBufferSize: Int
     ) {
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
-        retryPolicy = .allocate(capacity: 1)
-        retryPolicy.initialize(to: lws_retry_bo_t())
         protocols[0].name = cString(protocolName)
         protocols[0].callback = serviceLoopCallback
         protocols[0].per_session_data_size = 0
         protocols[0].rx_buffer_size = rxBufferSize
-        retryPolicy.pointee.secs_since_valid_ping = pingSeconds
-        retryPolicy.pointee.secs_since_valid_hangup = hangupSeconds
     }
 
     deinit {
         protocols.deinitialize(count: 2)
         protocols.deallocate()
-        retryPolicy.deinitialize(count: 1)
-        retryPolicy.deallocate()
     }
 
     /// A C copy of `string` that stays valid as long as these resources.

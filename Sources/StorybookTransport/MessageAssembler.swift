@@ -1,5 +1,6 @@
-/// Reassembles one WebSocket message from the pieces libwebsockets delivers (frames, and chunks of at
-/// most `rx_buffer_size` bytes within a frame), enforcing the message size limit on the total.
+/// Reassembles one WebSocket message from the pieces libwebsockets delivers to the client side
+/// (`ClientLoop`; frames, and chunks of at most `rx_buffer_size` bytes within a frame), enforcing the
+/// message size limit on the total. The server reads its frames itself (`WebSocketReader`).
 struct MessageAssembler {
     enum Outcome: Equatable {
         /// More pieces of the message are to come.
@@ -19,15 +20,13 @@ struct MessageAssembler {
         self.limit = limit
     }
 
-    /// Adds the next piece; `isFinal` marks the last piece of the message. `declaredRemaining` is what the
-    /// frame's header says is still to come of it: a frame that declares more than the limit is refused
-    /// with its first piece, before the rest is read.
-    mutating func append(_ piece: some Collection<UInt8>, isFinal: Bool, isBinary: Bool, declaredRemaining: Int = 0) -> Outcome {
+    /// Adds the next piece; `isFinal` marks the last piece of the message.
+    mutating func append(_ piece: some Collection<UInt8>, isFinal: Bool, isBinary: Bool) -> Outcome {
         guard !isBinary else {
             buffer = []
             return .binary
         }
-        guard declaredRemaining <= limit, buffer.count + piece.count + declaredRemaining <= limit else {
+        guard buffer.count + piece.count <= limit else {
             buffer = []
             return .tooLarge
         }

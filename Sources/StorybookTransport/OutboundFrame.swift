@@ -1,31 +1,46 @@
-import CLibWebSockets
-
-/// A text message laid out for `lws_write`: `LWS_PRE` bytes of headroom (where libwebsockets writes the
-/// frame header in place), then the payload.
+/// One WebSocket frame from the server, laid out for one write: the header (RFC 6455 5.2, unmasked, as
+/// servers send) followed by the payload, in one buffer.
 ///
 /// Built once per `send` on the loop thread and shared by the queue of every connection it goes to, so
-/// a broadcast costs one copy, not one per subscriber. Loop-thread only (lws writes into the headroom).
+/// a broadcast costs one copy and one header, not one per subscriber. Immutable once built.
 final class OutboundFrame {
+    /// The frame's size on the wire, header included.
     let count: Int
     private let storage: UnsafeMutableRawPointer
-    private static let headroom = Int(sb_lws_pre())
 
-    init(_ bytes: [UInt8]) {
-        count = bytes.count
-        storage = .allocate(byteCount: Self.headroom + max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { source in
+    /// A final frame of `opcode` (1 text, 8 close, 9 ping, 10 pong) carrying `payload`.
+    init(opcode: UInt8 = 1, _ payload: [UInt8]) {
+        var header: [UInt8] = [0x80 | opcode]
+        switch payload.count {
+        case ..<126:
+            header.append(UInt8(payload.count))
+        case ...0xFFFF:
+            header += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default:
+            header.append(127)
+            header += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64($0 * 8)) }
+        }
+        count = header.count + payload.count
+        storage = .allocate(byteCount: count, alignment: 16)
+        storage.copyMemory(from: header, byteCount: header.count)
+        payload.withUnsafeBytes { source in
             if let base = source.baseAddress {
-                (storage + Self.headroom).copyMemory(from: base, byteCount: source.count)
+                (storage + header.count).copyMemory(from: base, byteCount: source.count)
             }
         }
+    }
+
+    /// A close frame with its code and reason.
+    convenience init(close: CloseFrame) {
+        self.init(opcode: 8, [UInt8(close.code >> 8), UInt8(close.code & 0xFF)] + close.reason)
     }
 
     deinit {
         storage.deallocate()
     }
 
-    /// The first payload byte, with `LWS_PRE` writable bytes before it.
-    var payload: UnsafeMutablePointer<UInt8> {
-        (storage + Self.headroom).assumingMemoryBound(to: UInt8.self)
+    /// The frame's first byte.
+    var bytes: UnsafeMutablePointer<UInt8> {
+        storage.assumingMemoryBound(to: UInt8.self)
     }
 }

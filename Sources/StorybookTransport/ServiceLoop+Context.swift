@@ -9,7 +9,6 @@ extension ServiceLoop {
         var info = lws_context_creation_info()
         info.options = UInt64(
             LWS_SERVER_OPTION_EXPLICIT_VHOSTS
-                | LWS_SERVER_OPTION_VALIDATE_UTF8
                 | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND
                 | LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG
                 | (address.ipv6 ? 0 : LWS_SERVER_OPTION_DISABLE_IPV6)
@@ -17,6 +16,8 @@ extension ServiceLoop {
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.server_string = resources.cString("storybook")
         info.max_http_header_data = configuration.lwsHeaderRoom
+        // What one read of a socket takes at most (raw WebSocket connections read into this buffer).
+        info.pt_serv_buf_size = 32 * 1024
         let context = try LWSCall.check("lws_create_context", lws_create_context(&info))
         self.context = context
 
@@ -24,7 +25,6 @@ extension ServiceLoop {
         info.port = Int32(configuration.port)
         info.iface = address.interface.map(resources.cString)
         info.protocols = UnsafePointer(resources.protocols)
-        info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
         // Requests with a method lws does not know become raw sockets of our protocol (ServiceLoop+Raw).
         info.listen_accept_role = resources.cString("raw-skt")
         info.listen_accept_protocol = UnsafePointer(resources.protocols[0].name)

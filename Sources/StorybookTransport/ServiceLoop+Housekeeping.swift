@@ -5,13 +5,13 @@ extension ServiceLoop {
         housekeepingRound += 1
         let now = clock.now
         for connection in connections.webSockets {
-            guard let session = connection.webSocket,
-                  session.watchdog.isStalled(inRound: housekeepingRound, rounds: stalledAfterRounds)
-            else {
-                continue
+            guard let session = connection.webSocket else { continue }
+            if session.watchdog.isStalled(inRound: housekeepingRound, rounds: stalledAfterRounds) {
+                logger.info("dropping websocket: output stalled", metadata: ["sb.conn": "\(connection.id)"])
+                drop(connection)
+            } else {
+                checkLiveness(connection, session, now: now)
             }
-            logger.info("dropping websocket: output stalled", metadata: ["sb.conn": "\(connection.id)"])
-            drop(connection)
         }
         if case .draining(let deadline) = lifecycle, now >= deadline {
             logger.debug("shutdown grace period over")

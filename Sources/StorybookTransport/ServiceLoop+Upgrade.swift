@@ -1,9 +1,16 @@
 import CLibWebSockets
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The upgrade decision, taken in `LWS_CALLBACK_HTTP_CONFIRM_UPGRADE` while the request is still plain
-/// HTTP, so that a refusal is a proper HTTP response rather than a dropped connection.
+/// HTTP, so that a refusal is a proper HTTP response rather than a dropped connection; and the takeover
+/// of an accepted upgrade's socket, which the transport then speaks WebSocket on itself.
 extension ServiceLoop {
-    /// Returns 0 to let lws upgrade, 1 after answering the request ourselves, -1 to hang up.
+    /// Returns 0 to let lws go on (a request that is not a WebSocket upgrade), 1 after answering the
+    /// request ourselves, -1 to hang up lws' HTTP connection (also once its socket is taken over).
     func confirmUpgrade(_ wsi: OpaquePointer, kind: UnsafeMutableRawPointer?) -> Int32 {
         guard let kind else { return 0 }
         let protocolName = String(cString: kind.assumingMemoryBound(to: CChar.self)).lowercased()
@@ -42,6 +49,19 @@ extension ServiceLoop {
                 message: "unsupported WebSocket subprotocol; this server speaks \(configuration.webSocketSubprotocol)"
             ))
         }
+        let handshake: WebSocketHandshake
+        do {
+            handshake = try WebSocketHandshake(headers: headers, subprotocol: offered.isEmpty ? nil : configuration.webSocketSubprotocol)
+        } catch {
+            switch error {
+            case .unsupportedVersion:
+                var response = HTTPResponse.transportError(status: 426, code: "upgrade-required", message: "this server speaks WebSocket version 13")
+                response.headers.append(("sec-websocket-version", "13"))
+                return reject(connection, response)
+            case .malformed(let message):
+                return reject(connection, .transportError(status: 400, code: "bad-request", message: message))
+            }
+        }
         let upgrade = UpgradeRequest(
             path: path,
             queryItems: reader.queryItems(),
@@ -53,12 +73,47 @@ extension ServiceLoop {
         }
         switch delegate.transport(transport, shouldAccept: upgrade) {
         case .accept:
-            connection.acceptedUpgrade = upgrade
-            return 0
+            return takeOver(connection, WebSocketTakeover(upgrade: upgrade, handshake: handshake))
         case .reject(let status, let body):
             let headers = body.isEmpty ? [] : [("content-type", "application/json; charset=utf-8")]
             return reject(connection, HTTPResponse(status: status, headers: headers, body: body))
         }
+    }
+
+    /// Hands the socket of an accepted upgrade from lws' HTTP connection to a raw connection of our
+    /// protocol, on which the transport answers 101 and reads and writes frames itself (lws 4.1's own
+    /// WebSocket parser cannot tell a masked frame from an unmasked one; see WebSocketReader).
+    ///
+    /// The raw connection adopts a duplicate of the socket. lws' HTTP connection is then hung up, which
+    /// would shut the socket down (`shutdown` acts on the connection, not on one descriptor), so its
+    /// descriptor is first pointed at /dev/null: lws shuts down and closes that instead.
+    private func takeOver(_ connection: Connection, _ takeover: WebSocketTakeover) -> Int32 {
+        let socket = lws_get_socket_fd(connection.wsi)
+        let standIn = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard let vhost, socket >= 0, standIn >= 0 else {
+            if standIn >= 0 { close(standIn) }
+            return reject(connection, .transportError(status: 503, code: "unavailable", message: "cannot open the WebSocket (out of descriptors)"))
+        }
+        defer { close(standIn) }
+        let copy = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else {
+            return reject(connection, .transportError(status: 503, code: "unavailable", message: "cannot open the WebSocket (out of descriptors)"))
+        }
+        var descriptor = lws_sock_file_fd_type()
+        descriptor.sockfd = copy
+        pendingTakeover = takeover
+        // lws closes `copy` itself if the adoption fails.
+        let adopted = lws_adopt_descriptor_vhost(vhost, LWS_ADOPT_SOCKET, descriptor, resources.protocols[0].name, nil)
+        pendingTakeover = nil
+        guard adopted != nil else {
+            return reject(connection, .transportError(status: 503, code: "unavailable", message: "cannot open the WebSocket"))
+        }
+        guard dup2(standIn, socket) >= 0 else {
+            // The hang-up below would shut the shared socket down: close the new connection too.
+            lws_set_timeout(adopted, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            return -1
+        }
+        return -1
     }
 
     /// Answers the upgrade request with a plain HTTP response, written at once (lws buffers what the

@@ -5,10 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-/// WebSockets: reassemble incoming messages, write queued ones when the socket is writeable, close.
+/// WebSockets, spoken by the transport itself over lws raw sockets (see ServiceLoop+Upgrade): complete the
+/// handshake, read frames, write queued ones when the socket is writeable, ping the silent, close.
 extension ServiceLoop {
-    /// Most messages written in one writeable callback, so one busy connection cannot monopolise the loop.
-    private static let maxMessagesPerWrite = 64
+    /// Most frames written in one writeable callback, so one busy connection cannot monopolise the loop.
+    private static let maxFramesPerWrite = 64
+    /// How long the client has to answer the server's close frame, and to close its side after the
+    /// server shut down its own, before lws drops the connection.
+    private static let closeGraceSeconds: Int32 = 5
     /// `SO_SNDBUF` of an established WebSocket (Linux doubles it for bookkeeping and caps the request
     /// at `net.core.wmem_max`). Left to autotuning, the kernel grows it to megabytes, which a stalled
     /// reader takes many seconds to fill at a few hundred state messages per second before the socket
@@ -16,87 +20,124 @@ extension ServiceLoop {
     /// a 50 ms round trip, far more than state messages need, and lws buffers a larger message itself.
     static let webSocketSendBufferBytes = 256 * 1024
 
-    /// `LWS_CALLBACK_ESTABLISHED`: the handshake of an accepted upgrade completed.
-    func openWebSocket(_ wsi: OpaquePointer) -> Int32 {
+    /// `LWS_CALLBACK_RAW_ADOPT` of a socket taken over from an accepted upgrade: answer 101, open.
+    func openWebSocket(_ wsi: OpaquePointer, _ takeover: WebSocketTakeover) -> Int32 {
         let connection = connections.connection(for: wsi)
-        guard let upgrade = connection.acceptedUpgrade else { return -1 }
-        connection.acceptedUpgrade = nil
-        connection.exchange = nil
+        let head = takeover.handshake.responseHead
+        scratch.reserve(head.count)
+        scratch.start.update(from: head, count: head.count)
+        guard lws_write(wsi, scratch.start, head.count, LWS_WRITE_HTTP) == Int32(head.count) else { return -1 }
         connection.webSocket = WebSocketSession(
-            upgrade: upgrade,
+            upgrade: takeover.upgrade,
             maxMessageBytes: configuration.maxMessageBytes,
-            maxQueuedMessages: configuration.maxQueuedMessages
+            maxQueuedMessages: configuration.maxQueuedMessages,
+            now: clock.now
         )
         capSendBuffer(connection)
         logger.debug("websocket opened", metadata: ["sb.conn": "\(connection.id)"])
-        transport.delegate?.transport(transport, didOpen: connection.id, upgrade: upgrade)
+        transport.delegate?.transport(transport, didOpen: connection.id, upgrade: takeover.upgrade)
         if lifecycle != .serving {
             closeGracefully(connection, .goingAway)
         }
         return 0
     }
 
-    /// `LWS_CALLBACK_RECEIVE`: the next piece of a message (lws has already checked UTF-8).
-    func receiveMessagePiece(_ wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        guard let connection = connections.existing(wsi), let session = connection.webSocket else { return -1 }
-        let outcome = session.inbound.append(
-            bytes,
-            isFinal: lws_is_final_fragment(wsi) != 0,
-            isBinary: lws_frame_is_binary(wsi) != 0,
-            declaredRemaining: Int(clamping: UInt64(lws_remaining_packet_payload(wsi)))
-        )
-        switch outcome {
-        case .partial:
-            return 0
-        case .message(let message):
-            transport.delegate?.transport(transport, didReceiveMessage: message, from: connection.id)
-            return 0
-        case .tooLarge:
-            return closeFromCallback(connection, .messageTooBig)
-        case .binary:
-            return closeFromCallback(connection, .unsupportedData)
-        }
-    }
-
-    /// `LWS_CALLBACK_WS_PEER_INITIATED_CLOSE`: lws echoes the close payload it passes here (after turning
-    /// the reserved codes 1005, 1006, 1015 and others below 3000 into 1002 itself). Codes it lets through
-    /// that RFC 6455 forbids (below 1000, 5000 and up) become 1002 the same way, in place; a 1-byte
-    /// payload (no room for a code) fails the connection without an echo.
-    func peerClosed(_ payload: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard length > 0, let payload else { return 0 }
-        guard length >= 2 else { return -1 }
-        let bytes = payload.assumingMemoryBound(to: UInt8.self)
-        let code = Int(bytes[0]) << 8 | Int(bytes[1])
-        if !CloseFrame.isValidReceivedCode(code) {
-            bytes[0] = UInt8(CloseFrame.protocolError >> 8)
-            bytes[1] = UInt8(CloseFrame.protocolError & 0xFF)
+    /// `LWS_CALLBACK_RAW_RX` of a WebSocket: read the frames these bytes complete.
+    func receiveFrames(_ connection: Connection, _ session: WebSocketSession, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        session.lastHeard = clock.now
+        session.pinged = false
+        guard session.closing == .open || session.closing == .awaitingPeer else { return 0 }
+        session.reader.read(bytes) { event in
+            switch event {
+            case .message(let message):
+                guard session.closing == .open else { return }
+                transport.delegate?.transport(transport, didReceiveMessage: message, from: connection.id)
+            case .ping(let payload):
+                guard session.closing == .open else { return }
+                session.control.append(OutboundFrame(opcode: 10, payload))
+                requestWritable(connection, session)
+            case .pong:
+                break
+            case .close(let echo):
+                // An answer to the server's close needs no echo; a close the client started does.
+                if session.closing == .open {
+                    session.outbound.removeAll()
+                    session.pendingClose = nil
+                    session.control.append(OutboundFrame(opcode: 8, echo))
+                }
+                finish(connection, session)
+            case .fail(let frame):
+                logger.debug("failing websocket with \(frame.code)", metadata: ["sb.conn": "\(connection.id)"])
+                session.outbound.removeAll()
+                session.pendingClose = nil
+                session.control = [OutboundFrame(close: frame)]
+                finish(connection, session)
+            }
         }
         return 0
     }
 
-    /// `LWS_CALLBACK_SERVER_WRITEABLE`: write queued messages until the socket would block.
-    func writeMessages(_ wsi: OpaquePointer) -> Int32 {
-        guard let connection = connections.existing(wsi), let session = connection.webSocket else { return 0 }
+    /// `LWS_CALLBACK_RAW_WRITEABLE` of a WebSocket: write control frames, then queued messages, until the
+    /// socket would block; then the close that was asked for, and once a finished connection's last
+    /// frame is out, shut down the server's side.
+    func writeFrames(_ connection: Connection, _ session: WebSocketSession) -> Int32 {
         session.watchdog.madeProgress()
+        guard session.closing != .shutDown else { return 0 }
+        let wsi = connection.wsi
         var written = 0
-        while !session.outbound.isEmpty {
-            if written == Self.maxMessagesPerWrite || (written > 0 && lws_send_pipe_choked(wsi) != 0) {
-                requestWritable(connection, session)
-                return 0
-            }
-            let frame = session.outbound.dequeue()!
+        while let frame = nextFrame(connection, session) {
             do {
-                try LWSCall.checkWrite(lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT), expected: frame.count)
+                try LWSCall.checkWrite(lws_write(wsi, frame.bytes, frame.count, LWS_WRITE_HTTP), expected: frame.count)
             } catch {
                 logger.debug("websocket write failed: \(error)", metadata: ["sb.conn": "\(connection.id)"])
                 return -1
             }
             written += 1
+            if written == Self.maxFramesPerWrite || lws_send_pipe_choked(wsi) != 0 {
+                requestWritable(connection, session)
+                return 0
+            }
         }
-        if let close = session.pendingClose {
-            return closeFromCallback(connection, close)
+        if session.closing == .finishing {
+            // lws only calls back once what it buffered of earlier writes is out, so after one more
+            // callback with nothing left to write, the close frame has reached the kernel.
+            if written > 0 {
+                requestWritable(connection, session)
+            } else {
+                shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
+                session.closing = .shutDown
+                lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeGraceSeconds)
+            }
         }
         return 0
+    }
+
+    /// The next frame to write: a control frame, a queued message, or the close asked for once the queue
+    /// is empty.
+    private func nextFrame(_ connection: Connection, _ session: WebSocketSession) -> OutboundFrame? {
+        if !session.control.isEmpty {
+            return session.control.removeFirst()
+        }
+        if let message = session.outbound.dequeue() {
+            return message
+        }
+        if let close = session.pendingClose, session.closing == .open {
+            session.pendingClose = nil
+            session.closing = .awaitingPeer
+            lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_ACK, Self.closeGraceSeconds)
+            logger.debug("closing websocket with \(close.code)", metadata: ["sb.conn": "\(connection.id)"])
+            return OutboundFrame(close: close)
+        }
+        return nil
+    }
+
+    /// The closing handshake is over (or the connection failed): write what is left, then shut down.
+    private func finish(_ connection: Connection, _ session: WebSocketSession) {
+        session.isClosing = true
+        session.closing = .finishing
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeGraceSeconds)
+        requestWritable(connection, session)
+        reportClosed(connection)
     }
 
     /// Mailbox `send`: queue one frame, shared by every target, and wake their writers.
@@ -129,17 +170,13 @@ extension ServiceLoop {
         guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else { return }
         session.pendingClose = frame
         session.isClosing = true
-        if session.outbound.isEmpty {
-            requestWritable(connection, session)
-        }
+        requestWritable(connection, session)
     }
 
-    /// Closes from outside the connection's own callbacks: drops what is queued and closes in the next
-    /// writeable callback, where lws sends the close frame and then waits a few seconds for the peer's.
-    /// (Asking lws to close through a timeout would not do: lws treats a timeout as a violent death and
-    /// sends no close frame.)
+    /// Closes at once: drops what is queued and sends the close frame in the next writeable callback,
+    /// then waits a few seconds for the client's.
     func closeGracefully(_ connection: Connection, _ frame: CloseFrame) {
-        guard let session = connection.webSocket else { return }
+        guard let session = connection.webSocket, session.closing == .open else { return }
         session.outbound.removeAll()
         session.pendingClose = frame
         session.isClosing = true
@@ -151,10 +188,26 @@ extension ServiceLoop {
     func drop(_ connection: Connection) {
         if let session = connection.webSocket {
             session.outbound.removeAll()
+            session.control.removeAll()
             session.isClosing = true
             session.watchdog.madeProgress()
         }
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
+    /// Housekeeping for one open WebSocket: ping it after the ping interval of silence, hang up on it
+    /// after the hang-up timeout.
+    func checkLiveness(_ connection: Connection, _ session: WebSocketSession, now: ContinuousClock.Instant) {
+        guard session.closing == .open else { return }
+        let silence = now - session.lastHeard
+        if silence >= configuration.hangupTimeout {
+            logger.info("dropping websocket: no answer to pings", metadata: ["sb.conn": "\(connection.id)"])
+            drop(connection)
+        } else if silence >= configuration.pingInterval, !session.pinged {
+            session.pinged = true
+            session.control.append(OutboundFrame(opcode: 9, []))
+            requestWritable(connection, session)
+        }
     }
 
     /// Asks for a writeable callback and starts watching for the socket to accept data (the watch
@@ -174,24 +227,6 @@ extension ServiceLoop {
         var bytes = Int32(Self.webSocketSendBufferBytes)
         if setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) != 0 {
             logger.debug("could not cap the send buffer (errno \(errno))", metadata: ["sb.conn": "\(connection.id)"])
-        }
-    }
-
-    /// Closes from inside one of the connection's callbacks: the caller returns the -1 this returns.
-    private func closeFromCallback(_ connection: Connection, _ frame: CloseFrame) -> Int32 {
-        logger.debug("closing websocket with \(frame.code)", metadata: ["sb.conn": "\(connection.id)"])
-        if let session = connection.webSocket {
-            session.outbound.removeAll()
-            session.isClosing = true
-        }
-        setCloseReason(connection.wsi, frame)
-        return -1
-    }
-
-    private func setCloseReason(_ wsi: OpaquePointer, _ frame: CloseFrame) {
-        var reason = frame.reason
-        reason.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(frame.code)), buffer.baseAddress, buffer.count)
         }
     }
 }

@@ -40,6 +40,9 @@ final class ServiceLoop {
     /// The coalescing keys of `send` commands, as numbers for the per-connection queues.
     var coalescingKeys = CoalescingKey.Table()
     var lifecycle = Lifecycle.serving
+    /// Set while an accepted upgrade's socket is being adopted: the raw connection lws creates for it
+    /// (synchronously, in `lws_adopt_descriptor_vhost`) is that WebSocket.
+    var pendingTakeover: WebSocketTakeover?
 
     private init(transport: Transport) {
         self.transport = transport
@@ -47,9 +50,7 @@ final class ServiceLoop {
         self.logger = transport.logger
         self.resources = ContextResources(
             protocolName: transport.configuration.webSocketSubprotocol,
-            rxBufferSize: 16 * 1024,
-            pingSeconds: transport.configuration.pingSeconds,
-            hangupSeconds: transport.configuration.hangupSeconds
+            rxBufferSize: 16 * 1024
         )
         self.housekeepingInterval = min(max(transport.configuration.slowClientTimeout / 4, .milliseconds(20)), .seconds(1))
         self.stalledAfterRounds = WriteWatchdog.rounds(for: transport.configuration.slowClientTimeout, interval: housekeepingInterval)
@@ -108,22 +109,24 @@ final class ServiceLoop {
             return completeBody(wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return continueResponse(wsi)
-        case LWS_CALLBACK_ESTABLISHED:
-            return openWebSocket(wsi)
-        case LWS_CALLBACK_RECEIVE:
-            return receiveMessagePiece(wsi, UnsafeRawBufferPointer(start: input, count: length))
-        case LWS_CALLBACK_SERVER_WRITEABLE:
-            return writeMessages(wsi)
-        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            return peerClosed(input, length)
         case LWS_CALLBACK_RAW_ADOPT:
+            if let takeover = pendingTakeover {
+                pendingTakeover = nil
+                return openWebSocket(wsi, takeover)
+            }
             // A method lws does not know, or CONNECT (this is no proxy): a raw socket, answered 405.
             return answerRawConnection(wsi)
-        case LWS_CALLBACK_RAW_WRITEABLE:
-            return finishRawConnection(wsi)
         case LWS_CALLBACK_RAW_RX:
-            return 0  // the rest of a request that is answered already
-        case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_WSI_DESTROY:
+            guard let connection = connections.existing(wsi), let session = connection.webSocket else {
+                return 0  // the rest of a request that is answered already
+            }
+            return receiveFrames(connection, session, UnsafeRawBufferPointer(start: input, count: length))
+        case LWS_CALLBACK_RAW_WRITEABLE:
+            guard let connection = connections.existing(wsi), let session = connection.webSocket else {
+                return finishRawConnection(wsi)
+            }
+            return writeFrames(connection, session)
+        case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_RAW_CLOSE, LWS_CALLBACK_WSI_DESTROY:
             forget(wsi)
             return 0
         default:
@@ -134,10 +137,16 @@ final class ServiceLoop {
     /// Drops the record of a connection lws is closing; tells the delegate when it was an open WebSocket.
     private func forget(_ wsi: OpaquePointer) {
         guard let connection = connections.remove(wsi) else { return }
-        if connection.webSocket != nil {
-            logger.debug("websocket closed", metadata: ["sb.conn": "\(connection.id)"])
-            transport.delegate?.transport(transport, didClose: connection.id)
-            finishDrainingIfDone()
-        }
+        reportClosed(connection)
+    }
+
+    /// Tells the delegate, once, that a WebSocket is closed: when its closing handshake is over or it
+    /// failed (its TCP connection may take a few seconds more to end), or when lws closes it.
+    func reportClosed(_ connection: Connection) {
+        guard let session = connection.webSocket, !session.isClosed else { return }
+        session.isClosed = true
+        logger.debug("websocket closed", metadata: ["sb.conn": "\(connection.id)"])
+        transport.delegate?.transport(transport, didClose: connection.id)
+        finishDrainingIfDone()
     }
 }

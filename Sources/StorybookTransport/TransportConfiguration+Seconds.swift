@@ -1,11 +1,5 @@
 /// The configured durations in the whole seconds libwebsockets counts in.
 extension TransportConfiguration {
-    /// `pingInterval` in whole seconds, for `lws_retry_bo_t` (rounded up, at most 65535).
-    var pingSeconds: UInt16 { Self.wholeSeconds(pingInterval) }
-
-    /// `hangupTimeout` in whole seconds, for `lws_retry_bo_t` (rounded up, at most 65535).
-    var hangupSeconds: UInt16 { Self.wholeSeconds(hangupTimeout) }
-
     /// `responseTimeout` in whole seconds, for `lws_set_timeout` (rounded up, at most 65535).
     var responseSeconds: Int32 { Int32(Self.wholeSeconds(responseTimeout)) }
 

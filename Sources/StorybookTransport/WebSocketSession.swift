@@ -1,21 +1,50 @@
-/// One open WebSocket: reassembly of what comes in, the queue of what goes out. Loop-thread only.
+/// One open WebSocket: the reader of what comes in, the queues of what goes out, where its closing
+/// stands. Loop-thread only.
 ///
 /// A class, so the loop mutates the one record in place on every delivery instead of copying it out of
 /// its connection and back.
 final class WebSocketSession {
+    /// How far the closing handshake has come (RFC 6455 7).
+    enum Closing: Equatable {
+        case open
+        /// The server's close frame is queued or sent; the client's close is awaited (for a few seconds).
+        case awaitingPeer
+        /// Nothing more is read: once what is queued is out, the server shuts down its side of the TCP
+        /// connection and lets the client close (RFC 6455 7.1.1: the server closes first).
+        case finishing
+        /// The server's side is shut down; what still comes in is discarded until the client closes.
+        case shutDown
+    }
+
     let upgrade: UpgradeRequest
-    var inbound: MessageAssembler
+    var reader: WebSocketReader
     var outbound: OutboundQueue<OutboundFrame, CoalescingKey>
+    /// Pongs and the close frame, written before the next queued message.
+    var control: [OutboundFrame] = []
     var watchdog = WriteWatchdog()
     /// The close to send once `outbound` is written (at once when the transport empties the queue
     /// itself, for shutdown or overflow).
     var pendingClose: CloseFrame?
     /// A close was requested or is under way: messages sent from now on are dropped.
     var isClosing = false
+    var closing = Closing.open
+    /// The delegate was told the WebSocket is closed.
+    var isClosed = false
+    /// When the client last sent anything: a ping goes out after the ping interval of silence, and the
+    /// connection is hung up after the hang-up timeout.
+    var lastHeard: ContinuousClock.Instant
+    /// A ping has been sent since the client was last heard from.
+    var pinged = false
 
-    init(upgrade: UpgradeRequest, maxMessageBytes: Int, maxQueuedMessages: Int) {
+    init(upgrade: UpgradeRequest, maxMessageBytes: Int, maxQueuedMessages: Int, now: ContinuousClock.Instant) {
         self.upgrade = upgrade
-        self.inbound = MessageAssembler(limit: maxMessageBytes)
+        self.reader = WebSocketReader(limit: maxMessageBytes)
         self.outbound = OutboundQueue(capacity: maxQueuedMessages)
+        self.lastHeard = now
+    }
+
+    /// Whether anything waits to be written.
+    var hasOutput: Bool {
+        !control.isEmpty || !outbound.isEmpty
     }
 }

@@ -420,6 +420,35 @@ struct TransportWebSocketTests {
         }
     }
 
+    @Test func aSilentClientIsPingedAndHungUpOnOnlyWhenItStopsAnswering() throws {
+        try withTransport({ $0.pingInterval = .seconds(1); $0.hangupTimeout = .milliseconds(2500) }) { _, port, delegate in
+            let socket = try TestSocket(port: port)
+            _ = try socket.upgrade()
+            let ping = try socket.readFrame(skippingPings: false)
+            #expect(ping.opcode == 9)
+            // Any sign of life restarts the clock: a pong now, then silence until the hang-up.
+            try socket.sendFrame(opcode: 10, fin: true, payload: ping.payload)
+            let answeredAt = ContinuousClock.now
+            #expect(try socket.readFrame(skippingPings: false).opcode == 9)
+            #expect(delegate.closed.isEmpty)
+            try waitUntil(timeout: .seconds(5)) { delegate.closed.count == 1 }
+            #expect(ContinuousClock.now - answeredAt >= .milliseconds(2400))
+        }
+    }
+
+    @Test func anUnmaskedFrameClosesWith1002AndIsNotDelivered() throws {
+        try withTransport { _, port, delegate in
+            let socket = try TestSocket(port: port)
+            _ = try socket.upgrade()
+            try socket.write([0x81, 0x02] + Array("hi".utf8))
+            // The first frame back is the close: "hi" was never delivered (the delegate echoes messages).
+            let close = try socket.readFrame()
+            #expect(close.closeCode == 1002)
+            #expect(close.text.dropFirst(2) == "client frames must be masked")
+            try waitUntil { delegate.closed.count == 1 }
+        }
+    }
+
     @Test func aBroadcastReachesEveryTarget() throws {
         try withTransport { transport, port, delegate in
             let sockets = try (0..<3).map { _ in try TestSocket(port: port) }
@@ -715,8 +744,8 @@ final class TestSocket {
         try write(frame)
     }
 
-    /// Reads one (unmasked, server-sent) frame; pings are skipped.
-    func readFrame() throws -> WebSocketFrame {
+    /// Reads one (unmasked, server-sent) frame; pings are skipped unless asked for.
+    func readFrame(skippingPings: Bool = true) throws -> WebSocketFrame {
         while true {
             let header = try read(count: 2)
             var length = Int(header[1] & 0x7F)
@@ -726,7 +755,7 @@ final class TestSocket {
                 length = try read(count: 8).reduce(0) { $0 << 8 | Int($1) }
             }
             let frame = WebSocketFrame(opcode: header[0] & 0x0F, payload: try read(count: length))
-            if frame.opcode != 9 { return frame }
+            if frame.opcode != 9 || !skippingPings { return frame }
         }
     }
 

@@ -299,35 +299,51 @@ def ws_raw(server):
     return sock
 
 
-def read_close(sock):
-    """The close frame the server sends (skipping the hello), as (code, reason), or None when it only hung up."""
-    data = b""
-    try:
-        while chunk := sock.recv(65536):
-            data += chunk
-    except (socket.timeout, ConnectionResetError):
-        pass
-    while data:
-        opcode, length = data[0] & 0x0F, data[1] & 0x7F
-        offset = 2
-        if length == 126:
-            length, offset = struct.unpack(">H", data[2:4])[0], 4
-        if opcode == 8:
-            payload = data[offset:offset + length]
-            return struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
-        data = data[offset + length:]
-    return None
+def keyed(opcode, payload, fin=True, key=b"\x5a\xa5\x0f\xf0"):
+    """A client frame masked with a non-zero key, any length."""
+    length = len(payload)
+    size = bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + struct.pack(">H", length)
+    return bytes([(0x80 if fin else 0) | opcode]) + size + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
-def masked(opcode, payload):
-    return bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
+def read_frames(sock, until_opcode, seconds=5):
+    """The frames the server sends, as (opcode, payload), up to the first of `until_opcode` or its hang-up."""
+    data, frames = b"", []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        while len(data) >= 2:
+            length, offset = data[1] & 0x7F, 2
+            if length == 126:
+                if len(data) < 4:
+                    break
+                length, offset = struct.unpack(">H", data[2:4])[0], 4
+            if len(data) < offset + length:
+                break
+            frames.append((data[0] & 0x0F, data[offset:offset + length]))
+            data = data[offset + length:]
+            if frames[-1][0] == until_opcode:
+                return frames
+        try:
+            chunk = sock.recv(65536)
+        except (socket.timeout, ConnectionResetError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return frames
+
+
+def close_code(sock):
+    frames = read_frames(sock, until_opcode=8)
+    assert frames and frames[-1][0] == 8, frames
+    return struct.unpack(">H", frames[-1][1][:2])[0]
 
 
 @pytest.mark.parametrize("declared", [1 << 62, (1 << 20) + 1, 2_000_000])
 def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_read(server, declared):
     sock = ws_raw(server)
     sock.sendall(bytes([0x81, 0xFF]) + struct.pack(">Q", declared) + b"\0\0\0\0" + b"x" * 200)
-    assert read_close(sock) == 1009
+    assert close_code(sock) == 1009
     sock.close()
 
 
@@ -335,24 +351,122 @@ def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_re
                                          (1000, 1000), (4999, 4999)])
 def test_invalid_close_codes_are_answered_with_1002(server, code, answer):
     sock = ws_raw(server)
-    sock.sendall(masked(8, struct.pack(">H", code)))
-    assert read_close(sock) == answer
+    sock.sendall(keyed(8, struct.pack(">H", code)))
+    assert close_code(sock) == answer
     sock.close()
 
 
-def test_unmasked_client_frames_are_still_read_as_lws_4_1_gives_no_way_to_tell(server):
-    """RFC 6455 wants the server to close on an unmasked client frame; lws 4.1.6 neither does nor says
-    whether a frame was masked (docs/protocol.md, "WebSocket"). This pins that known gap: should lws
-    start closing them, this fails and the docs must say so."""
+def name_of(server):
+    return requests.get(f"{server.url}/api/stories/{PROFILE}", timeout=5).json()["props"]["name"]
+
+
+@pytest.mark.parametrize("where", ["first frame", "after a masked one", "a control frame", "a continuation"])
+def test_an_unmasked_client_frame_is_closed_with_1002_and_changes_nothing(fresh_server, where):
+    """RFC 6455 5.1: the server must close on a frame that is not masked. The transport reads frames
+    itself (lws 4.1.6 could not tell), so the frame's payload is never used: an unmasked edit changes
+    nothing, however valid it is."""
+    before = name_of(fresh_server)
+    edit = json.dumps({"type": "patch", "story": PROFILE, "patch": [
+        {"op": "replace", "path": "/name", "value": "unmasked"}]}).encode()
+    sock = ws_raw(fresh_server)
+    if where == "first frame":
+        sock.sendall(bytes([0x81, len(edit)]) + edit)
+    elif where == "after a masked one":
+        sock.sendall(keyed(1, json.dumps({"type": "subscribe", "story": PROFILE}).encode()))
+        sock.sendall(bytes([0x81, len(edit)]) + edit)
+    elif where == "a control frame":
+        sock.sendall(bytes([0x89, 2]) + b"hi")
+    else:
+        sock.sendall(keyed(1, edit[:10], fin=False) + bytes([0x80, len(edit) - 10]) + edit[10:])
+    frames = read_frames(sock, until_opcode=8)
+    sock.close()
+    assert frames and frames[-1][0] == 8, frames
+    assert struct.unpack(">H", frames[-1][1][:2])[0] == 1002
+    assert frames[-1][1][2:] == b"client frames must be masked"
+    assert all(b'"unmasked"' not in payload for _, payload in frames)
+    assert name_of(fresh_server) == before
+
+
+@pytest.mark.parametrize("frame,reason", [
+    (bytes([0xC1, 0x80]) + b"\0\0\0\1", b"reserved bits set without an extension"),
+    (bytes([0x83, 0x80]) + b"\0\0\0\1", b"unknown opcode"),
+    (bytes([0x09, 0x80]) + b"\0\0\0\1", b"fragmented control frame"),
+    (bytes([0x89, 0xFE, 0x00, 0x7E]) + b"\0\0\0\1" + b"x" * 126, b"control frame over 125 bytes"),
+    (bytes([0x80, 0x81]) + b"\0\0\0\1" + b"x", b"a continuation frame without a message"),
+    (bytes([0x01, 0x81]) + b"\0\0\0\1" + b"{" + bytes([0x81, 0x81]) + b"\0\0\0\1" + b"}",
+     b"a new message before the last one ended"),
+    (bytes([0x88, 0x81]) + b"\0\0\0\1" + b"\x03", b"close frame with a 1-byte payload"),
+])
+def test_frames_that_break_the_protocol_are_closed_with_1002_naming_the_rule(server, frame, reason):
     sock = ws_raw(server)
-    message = json.dumps({"type": "subscribe", "story": PROFILE}).encode()
-    sock.sendall(bytes([0x81, len(message)]) + message)  # mask bit clear, no key
-    data = b""
-    deadline = time.monotonic() + 5
-    while b'"type":"state"' not in data and time.monotonic() < deadline:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        data += chunk
+    sock.sendall(frame)
+    frames = read_frames(sock, until_opcode=8)
     sock.close()
-    assert b'"type":"state"' in data, data[:300]
+    assert frames and frames[-1] == (8, struct.pack(">H", 1002) + reason), frames
+    assert server.healthy()
+
+
+def test_a_fragmented_message_with_a_ping_between_its_frames_is_answered_and_read(server):
+    """Control frames may come between the frames of a message: the ping is answered at once (a pong
+    with its payload) and the message still reads as one."""
+    message = json.dumps({"type": "subscribe", "story": PROFILE}).encode()
+    sock = ws_raw(server)
+    sock.sendall(keyed(1, message[:7], fin=False) + keyed(9, b"are you there")
+                 + keyed(0, message[7:20], fin=False) + keyed(0, message[20:]))
+    frames = read_frames(sock, until_opcode=99, seconds=2)
+    sock.close()
+    assert (10, b"are you there") in frames, frames
+    assert any(opcode == 1 and b'"type":"state"' in payload for opcode, payload in frames), frames
+
+
+def test_a_close_is_echoed_and_the_server_ends_the_tcp_connection(server):
+    sock = ws_raw(server)
+    sock.sendall(keyed(8, struct.pack(">H", 1000) + "bye \u00e9".encode()))
+    frames = read_frames(sock, until_opcode=8)
+    assert frames[-1] == (8, struct.pack(">H", 1000) + "bye \u00e9".encode()), frames
+    sock.settimeout(3)
+    assert sock.recv(1) == b""  # the server shuts its side down first (RFC 6455 7.1.1)
+    sock.close()
+
+
+def test_a_close_reason_that_is_not_utf8_is_closed_with_1007(server):
+    sock = ws_raw(server)
+    sock.sendall(keyed(8, struct.pack(">H", 1000) + b"\xc0\xaf"))
+    assert close_code(sock) == 1007
+    sock.close()
+
+
+@pytest.mark.parametrize("headers,status", [
+    (b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n", b"426"),
+    (b"Sec-WebSocket-Version: 13\r\n", b"400"),
+    (b"Sec-WebSocket-Key: c2hvcnQ=\r\nSec-WebSocket-Version: 13\r\n", b"400"),
+])
+def test_a_handshake_without_version_13_or_a_16_byte_key_is_refused_in_json(server, headers, status):
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as sock:
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     + headers + b"\r\n")
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] == status, head
+    assert json.loads(body)["error"]["code"] in ("upgrade-required", "bad-request")
+    if status == b"426":
+        assert b"\r\nsec-websocket-version: 13" in head.lower()
+
+
+def test_the_handshake_answer_carries_the_rfc_accept_value(server):
+    """RFC 6455 1.3's example: key dGhlIHNhbXBsZSBub25jZQ== gives s3pPLMBiTxaQ9kYGzzhZRbK+xOo=."""
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as sock:
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                     b"Sec-WebSocket-Protocol: other, storybook.v1\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(4096)
+    lines = head.lower().split(b"\r\n")
+    assert lines[0] == b"http/1.1 101 switching protocols"
+    assert b"sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo=" in lines
+    assert b"sec-websocket-protocol: storybook.v1" in lines
