@@ -70,7 +70,8 @@ extension ServiceLoop {
                 logger.debug("failing websocket with \(frame.code)", metadata: ["sb.conn": "\(connection.id)"])
                 session.outbound.removeAll()
                 session.pendingClose = nil
-                session.control = [OutboundFrame(close: frame)]
+                // Once the server's own close is out, no second one follows (RFC 6455 5.5.1).
+                session.control = session.closing == .open ? [OutboundFrame(close: frame)] : []
                 finish(connection, session)
             }
         }

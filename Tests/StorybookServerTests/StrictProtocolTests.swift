@@ -43,11 +43,18 @@ import Testing
         #expect(router.route(HTTPRequest(method: .get, path: path, queryItems: [QueryItem(name: "live", value: "1")])).status == 200)
     }
 
-    @Test func aFrameDeclaringMoreThanTheLimitIsRefusedWithItsFirstPiece() {
-        var assembler = MessageAssembler(limit: 1000)
-        #expect(assembler.append([UInt8](repeating: 65, count: 10), isFinal: false, isBinary: false, declaredRemaining: 1 << 62) == .tooLarge)
-        #expect(assembler.append([UInt8](repeating: 65, count: 10), isFinal: false, isBinary: false, declaredRemaining: 991) == .tooLarge)
-        #expect(assembler.append([UInt8](repeating: 65, count: 10), isFinal: false, isBinary: false, declaredRemaining: 990) == .partial)
+    @Test func aFrameDeclaringMoreThanTheLimitIsRefusedByItsHeader() {
+        // A text frame's header alone (FIN, 64-bit length, mask key): no payload byte is needed to refuse it.
+        func verdict(declaring length: UInt64) -> [WebSocketReader.Event] {
+            var reader = WebSocketReader(limit: 1000)
+            let header: [UInt8] = [0x81, 0xFF] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> UInt64($0 * 8)) } + [1, 2, 3, 4]
+            var events: [WebSocketReader.Event] = []
+            header.withUnsafeBytes { reader.read($0) { events.append($0) } }
+            return events
+        }
+        #expect(verdict(declaring: 1 << 62) == [.fail(.messageTooBig)])
+        #expect(verdict(declaring: 1001) == [.fail(.messageTooBig)])
+        #expect(verdict(declaring: 1000).isEmpty)
     }
 
     @Test func closeCodesAPeerMaySend() {

@@ -449,6 +449,26 @@ struct TransportWebSocketTests {
         }
     }
 
+    @Test func afterItsOwnCloseTheServerSendsNothingMoreAndEndsTheConnection() throws {
+        for breaksTheProtocol in [false, true] {
+            try withTransport { transport, port, delegate in
+                let socket = try TestSocket(port: port)
+                _ = try socket.upgrade()
+                try waitUntil { delegate.opened.count == 1 }
+                transport.close(delegate.opened[0], code: 4000, reason: "done")
+                #expect(try socket.readFrame().closeCode == 4000)
+                if breaksTheProtocol {
+                    try socket.write([0x81, 0x02] + Array("hi".utf8))  // unmasked, while the server waits for a close
+                } else {
+                    try socket.sendFrame(opcode: 8, fin: true, payload: [0x0F, 0xA0])
+                }
+                // No second close frame, no echo: the server shuts its side down and the socket reads its end.
+                #expect(throws: TestSocketError("connection closed")) { try socket.readFrame() }
+                try waitUntil { delegate.closed.count == 1 }
+            }
+        }
+    }
+
     @Test func aBroadcastReachesEveryTarget() throws {
         try withTransport { transport, port, delegate in
             let sockets = try (0..<3).map { _ in try TestSocket(port: port) }
@@ -615,7 +635,7 @@ private func waitUntil(timeout: Duration = .seconds(2), _ condition: () -> Bool)
 
 // MARK: - A minimal blocking HTTP / WebSocket client over POSIX sockets
 
-struct TestSocketError: Error, CustomStringConvertible {
+struct TestSocketError: Error, Equatable, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
