@@ -11,6 +11,12 @@ import CLibWebSockets
 struct ConnectionRegistry {
     private var byID: [ConnectionID: Connection] = [:]
     private var lastID: UInt64 = 0
+    /// Open WebSockets by `raw` modulo the slot count, checked by id, so that a broadcast finds each
+    /// subscriber without hashing its id (a dictionary lookup is a SipHash per subscriber per message).
+    /// Ids are handed out in sequence, so live WebSockets rarely share a slot; one that lost its slot
+    /// to a newer one is found in `byID`.
+    private var webSocketSlots = [Connection?](repeating: nil, count: Self.slotCount)
+    private static let slotCount = 4096
 
     /// The record of `wsi`, created if needed.
     mutating func connection(for wsi: OpaquePointer) -> Connection {
@@ -29,7 +35,19 @@ struct ConnectionRegistry {
     }
 
     subscript(id: ConnectionID) -> Connection? {
-        byID[id]
+        if let slotted = webSocketSlots[Self.slot(of: id)], slotted.id == id {
+            return slotted
+        }
+        return byID[id]
+    }
+
+    /// Gives a connection that became a WebSocket its slot (see `webSocketSlots`).
+    mutating func slotWebSocket(_ connection: Connection) {
+        webSocketSlots[Self.slot(of: connection.id)] = connection
+    }
+
+    private static func slot(of id: ConnectionID) -> Int {
+        Int(truncatingIfNeeded: id.raw) & (slotCount - 1)
     }
 
     /// Forgets `wsi`; returns its record if it had one.
@@ -37,6 +55,9 @@ struct ConnectionRegistry {
         guard let connection = existing(wsi) else { return nil }
         lws_set_opaque_user_data(wsi, nil)
         byID[connection.id] = nil
+        if webSocketSlots[Self.slot(of: connection.id)] === connection {
+            webSocketSlots[Self.slot(of: connection.id)] = nil
+        }
         return connection
     }
 

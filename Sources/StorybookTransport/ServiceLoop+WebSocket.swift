@@ -33,6 +33,7 @@ extension ServiceLoop {
             maxQueuedMessages: configuration.maxQueuedMessages,
             now: clock.now
         )
+        connections.slotWebSocket(connection)
         capSendBuffer(connection)
         logger.debug("websocket opened", metadata: ["sb.conn": "\(connection.id)"])
         transport.delegate?.transport(transport, didOpen: connection.id, upgrade: takeover.upgrade)
