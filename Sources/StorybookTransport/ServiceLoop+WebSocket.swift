@@ -87,7 +87,13 @@ extension ServiceLoop {
         guard session.closing != .shutDown else { return 0 }
         let wsi = connection.wsi
         var written = 0
-        while let frame = nextFrame(connection, session) {
+        while session.hasOutput || (session.pendingClose != nil && session.closing == .open) {
+            // Asking whether the socket is choked is a poll(2): only before a second frame, not after the last.
+            if written > 0, written == Self.maxFramesPerWrite || lws_send_pipe_choked(wsi) != 0 {
+                requestWritable(connection, session)
+                return 0
+            }
+            guard let frame = nextFrame(connection, session) else { break }
             do {
                 try LWSCall.checkWrite(lws_write(wsi, frame.bytes, frame.count, LWS_WRITE_HTTP), expected: frame.count)
             } catch {
@@ -95,10 +101,6 @@ extension ServiceLoop {
                 return -1
             }
             written += 1
-            if written == Self.maxFramesPerWrite || lws_send_pipe_choked(wsi) != 0 {
-                requestWritable(connection, session)
-                return 0
-            }
         }
         if session.closing == .finishing {
             // lws only calls back once what it buffered of earlier writes is out, so after one more
