@@ -5,10 +5,17 @@
 //                                              elements: [{node, line}]}
 // Choosing a finding, or pointing at a line of the outline, highlights its element in the preview
 // (Preview.highlight walks the node path).
+//
+// Both are rendered by the server for every request, so while the panel is hidden they are fetched
+// only once the story has been still for QUIET_MS (the count on the tab is right once typing
+// pauses, and a keystroke never costs two requests per open page); shown, after every version, and
+// at once when the panel is opened with a version it has not shown.
 
 import { h, debounce } from './dom.js';
 import { requestJSON } from './api.js';
 import { withEnvironment } from './environment.js';
+
+const QUIET_MS = 1000;
 
 export class AccessibilityPanel {
   /**
@@ -19,7 +26,17 @@ export class AccessibilityPanel {
     this.els = els;
     this.hooks = hooks;
     this.request = 0;
+    this.stale = false; // a version was shown that the panel has not fetched yet
     this.refresh = debounce(() => this.load(), 60);
+    this.refreshQuietly = debounce(() => this.load(), QUIET_MS);
+    this.panel = els.outline.closest('[role="tabpanel"]');
+    if (this.panel) {
+      new MutationObserver(() => {
+        if (this.panel.hidden || !this.stale) return;
+        this.refreshQuietly.cancel();
+        this.refresh();
+      }).observe(this.panel, { attributes: true, attributeFilter: ['hidden'] });
+    }
   }
 
   /** What to show: the story and environment; `null` story clears the panel. */
@@ -28,10 +45,21 @@ export class AccessibilityPanel {
     this.environment = environment;
     this.isStatic = isStatic;
     if (!storyId) {
+      this.refresh.cancel();
+      this.refreshQuietly.cancel();
+      this.stale = false;
       this.clear();
       return;
     }
-    this.refresh();
+    this.stale = true;
+    // Another story or environment is fetched soon, shown or not; a new version of the same one, quietly.
+    const soon = this.panel?.hidden === false || this.shownKey !== this.key();
+    if (soon) this.refresh();
+    else this.refreshQuietly();
+  }
+
+  key() {
+    return `${this.storyId}?${JSON.stringify(this.environment)}`;
   }
 
   clear() {
@@ -44,6 +72,10 @@ export class AccessibilityPanel {
   async load() {
     const storyId = this.storyId;
     if (!storyId) return;
+    this.stale = false;
+    this.shownKey = this.key();
+    this.refresh.cancel();
+    this.refreshQuietly.cancel();
     if (this.isStatic) {
       this.clear();
       this.els.status.textContent = 'The accessibility outline and audit need the storybook server (storybook serve).';

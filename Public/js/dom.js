@@ -63,6 +63,23 @@ export function debounce(fn, ms) {
   return debounced;
 }
 
+/**
+ * Runs `fn` once the next frame has been painted (a task after the next animation frame), so
+ * whatever it changes is laid out and painted in a later frame, not in the one on its way. A page
+ * that shows no frames (a hidden tab) runs it after `fallbackMs`.
+ */
+export function afterPaint(fn, fallbackMs = 100) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    fn();
+  };
+  const fallback = setTimeout(run, fallbackMs);
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
 /** Is the focus in a place where keys type text (so global shortcuts must leave them alone)? */
 export function isTyping(target = document.activeElement) {
   if (!target || !(target instanceof Element)) return false;

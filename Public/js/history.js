@@ -8,13 +8,18 @@
 //
 // Every keystroke typed into a control makes a version, so the list (up to 300 rows) is not rebuilt
 // in the task that shows a state: it is rebuilt once after the next frame is painted, and only while
-// its panel is shown (at once when the panel is opened).
+// its panel is shown (at once when the panel is opened). A state carries its own entry but for the
+// patch (`cause`: kind, source, author, time, ref), so the slider, the label and the count follow
+// it at once; the entries with their patches are asked for (`history`) after every state while the
+// panel is shown, else once the story has been still for QUIET_MS and when the panel is opened: a
+// keystroke does not cost every open page a round trip and a frame more.
 
-import { h, debounce, isTyping, clockTime } from './dom.js';
+import { h, debounce, isTyping, clockTime, afterPaint } from './dom.js';
 import { stringify } from './json.js';
 
 const SEEK_DEBOUNCE_MS = 180;
 const LIST_LIMIT = 300;
+const QUIET_MS = 1000;
 
 export class TimeTravel {
   /**
@@ -28,9 +33,13 @@ export class TimeTravel {
     this.listScheduled = false;
     this.panel = this.list.closest('[role="tabpanel"]');
     if (this.panel) {
-      new MutationObserver(() => { if (!this.panel.hidden && this.listDirty) this.renderList(); })
-        .observe(this.panel, { attributes: true, attributeFilter: ['hidden'] });
+      new MutationObserver(() => {
+        if (this.panel.hidden) return;
+        if (this.requestQuietly.pending()) this.requestQuietly.flush();
+        if (this.listDirty) this.renderList();
+      }).observe(this.panel, { attributes: true, attributeFilter: ['hidden'] });
     }
+    this.requestQuietly = debounce(() => this.request(), QUIET_MS);
     this.storyId = null;
     this.reset(null);
     this.seekSoon = debounce((version) => this.seek(version), SEEK_DEBOUNCE_MS);
@@ -72,6 +81,7 @@ export class TimeTravel {
     this.again = false;
     this.canUndo = false;
     this.canRedo = false;
+    this.requestQuietly?.cancel();
     if (this.slider) this.render();
   }
 
@@ -82,15 +92,24 @@ export class TimeTravel {
     this.canRedo = !!state.canRedo;
     const mine = state.cause?.kind === 'seek' && state.cause.ref === this.seekRef;
     if (!mine && !this.seekSoon.pending()) this.viewing = null;
+    const cause = state.cause;
+    // The state's own entry, until `history` brings it with its patch.
+    if (cause && !this.entries.has(state.version)) {
+      const { kind, source, author, at, ref } = cause;
+      this.entries.set(state.version, { version: state.version, at, kind, source, author, ref, provisional: true });
+    }
     this.render();
-    this.request();
+    if (!cause || (this.panel && !this.panel.hidden)) this.request();
+    else this.requestQuietly();
   }
 
   request() {
     if (!this.storyId) return;
+    this.requestQuietly.cancel();
     if (this.inFlight) { this.again = true; return; }
     const message = { type: 'history', story: this.storyId, ref: this.hooks.nextRef('history') };
-    if (this.entries.size) message.since = Math.max(...this.entries.keys());
+    const known = [...this.entries.values()].filter((entry) => !entry.provisional).map((entry) => entry.version);
+    if (known.length) message.since = Math.max(...known);
     this.inFlight = this.hooks.send(message);
     this.requestRef = message.ref;
   }
@@ -162,10 +181,10 @@ export class TimeTravel {
   scheduleList() {
     if (this.listScheduled || this.panel?.hidden) return;
     this.listScheduled = true;
-    requestAnimationFrame(() => setTimeout(() => {
+    afterPaint(() => {
       this.listScheduled = false;
       if (this.listDirty && !this.panel?.hidden) this.renderList();
-    }, 0));
+    });
   }
 
   renderLabel() {
@@ -217,6 +236,7 @@ export class TimeTravel {
 function summarize(entry) {
   const patch = entry.patch || [];
   if (entry.kind === 'registered') return 'registered props';
+  if (entry.provisional) return '…';
   if (!patch.length) return 'no change';
   if (patch.length === 1) {
     const op = patch[0];

@@ -358,7 +358,7 @@ function onState(state) {
   if (!current.fresh && current.state && state.version <= current.state.version) return;
   current.fresh = false;
   current.state = state;
-  hideStageMessage();
+  if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(state.html);
   $('stage-text').textContent = state.text;
   accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
