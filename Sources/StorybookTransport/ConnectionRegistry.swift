@@ -66,8 +66,9 @@ struct ConnectionRegistry {
         byID.values.filter { $0.webSocket != nil }
     }
 
-    /// Whether a WebSocket is still open (not yet reported closed; its TCP connection may outlive that).
+    /// Whether a WebSocket still has something to do before the server may stop: it is open, or its
+    /// last frame is not written and its side shut down yet (what comes after is the client's part).
     var hasWebSockets: Bool {
-        byID.values.contains { $0.webSocket.map { !$0.isClosed } ?? false }
+        byID.values.contains { $0.webSocket.map { $0.closing != .shutDown } ?? false }
     }
 }

@@ -12,8 +12,11 @@ final class ContextResources {
     ///   - protocolName: the protocol's name, which is also the WebSocket subprotocol lws selects when a
     ///     client offers it. Being `protocols[0]`, it also serves plain HTTP and upgrades that offer no
     ///     subprotocol.
-    ///   - rxBufferSize: the most payload bytes lws hands to one RECEIVE callback (messages are reassembled
-    ///     by the transport, so this only sizes lws' per-connection receive buffer).
+    ///   - rxBufferSize: sizes the client's per-connection receive buffer (the most payload bytes lws
+    ///     hands to one RECEIVE callback; `ClientLoop` reassembles messages). On the server, raw
+    ///     WebSocket connections read into the context's `pt_serv_buf_size` buffer instead; there this
+    ///     value only caps how much one `send` may take (lws adds its 16-byte headroom and 4), and lws
+    ///     keeps the rest of a larger write for the next writeable round.
     init(
         protocolName: String,
         rxBufferSize: Int

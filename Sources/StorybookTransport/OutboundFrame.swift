@@ -6,7 +6,8 @@
 final class OutboundFrame {
     /// The frame's size on the wire, header included.
     let count: Int
-    private let storage: UnsafeMutableRawPointer
+    /// The frame's first byte.
+    let bytes: UnsafeMutablePointer<UInt8>
 
     /// A final frame of `opcode` (1 text, 8 close, 9 ping, 10 pong) carrying `payload`.
     init(opcode: UInt8 = 1, _ payload: [UInt8]) {
@@ -21,13 +22,10 @@ final class OutboundFrame {
             header += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64($0 * 8)) }
         }
         count = header.count + payload.count
-        storage = .allocate(byteCount: count, alignment: 16)
-        storage.copyMemory(from: header, byteCount: header.count)
-        payload.withUnsafeBytes { source in
-            if let base = source.baseAddress {
-                (storage + header.count).copyMemory(from: base, byteCount: source.count)
-            }
-        }
+        bytes = .allocate(capacity: count)
+        let afterHeader = UnsafeMutableBufferPointer(start: bytes, count: count).initialize(fromContentsOf: header)
+        _ = UnsafeMutableBufferPointer(rebasing: UnsafeMutableBufferPointer(start: bytes, count: count)[afterHeader...])
+            .initialize(fromContentsOf: payload)
     }
 
     /// A close frame with its code and reason.
@@ -36,11 +34,7 @@ final class OutboundFrame {
     }
 
     deinit {
-        storage.deallocate()
-    }
-
-    /// The frame's first byte.
-    var bytes: UnsafeMutablePointer<UInt8> {
-        storage.assumingMemoryBound(to: UInt8.self)
+        bytes.deinitialize(count: count)
+        bytes.deallocate()
     }
 }

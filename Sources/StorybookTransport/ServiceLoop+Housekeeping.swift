@@ -1,3 +1,5 @@
+import CLibWebSockets
+
 /// Periodic checks (stalled clients, the shutdown deadline) and the shutdown sequence.
 extension ServiceLoop {
     /// Runs every housekeeping interval, on the housekeeping timer.
@@ -16,6 +18,11 @@ extension ServiceLoop {
         if case .draining(let deadline) = lifecycle, now >= deadline {
             logger.debug("shutdown grace period over")
             lifecycle = .finished
+        }
+        if lifecycle == .finished, let context {
+            // Timers run before lws waits in poll(2): without a wake-up, `serve` would only see the
+            // end at the next socket event or lws timeout, seconds later.
+            lws_cancel_service(context)
         }
         if lifecycle != .finished {
             scheduleHousekeeping()

@@ -55,26 +55,24 @@ extension ServiceLoop {
                 transport.delegate?.transport(transport, didReceiveMessage: message, from: connection.id)
             case .ping(let payload):
                 guard session.closing == .open else { return }
-                session.control.append(OutboundFrame(opcode: 10, payload))
+                session.pong = OutboundFrame(opcode: 10, payload)
                 requestWritable(connection, session)
             case .pong:
                 break
             case .close(let echo):
                 // An answer to the server's close needs no echo; a close the client started does.
-                if session.closing == .open {
-                    session.outbound.removeAll()
-                    session.pendingClose = nil
-                    session.control.append(OutboundFrame(opcode: 8, echo))
-                }
-                finish(connection, session)
+                finish(connection, session, lastFrame: session.closing == .open ? OutboundFrame(opcode: 8, echo) : nil)
             case .fail(let frame):
                 logger.debug("failing websocket with \(frame.code)", metadata: ["sb.conn": "\(connection.id)"])
-                session.outbound.removeAll()
-                session.pendingClose = nil
                 // Once the server's own close is out, no second one follows (RFC 6455 5.5.1).
-                session.control = session.closing == .open ? [OutboundFrame(close: frame)] : []
-                finish(connection, session)
+                finish(connection, session, lastFrame: session.closing == .open ? OutboundFrame(close: frame) : nil)
             }
+        }
+        if session.closing == .finishing {
+            // Write the last frame now rather than in the next writeable callback: a client that
+            // half-closes after its close frame would make lws close the connection on reading its end
+            // before that callback came. (lws reads only when nothing of earlier writes is waiting.)
+            return writeFrames(connection, session)
         }
         return 0
     }
@@ -111,6 +109,7 @@ extension ServiceLoop {
                 shutdown(lws_get_socket_fd(wsi), Int32(SHUT_WR))
                 session.closing = .shutDown
                 lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeGraceSeconds)
+                finishDrainingIfDone()
             }
         }
         return 0
@@ -119,8 +118,17 @@ extension ServiceLoop {
     /// The next frame to write: a control frame, a queued message, or the close asked for once the queue
     /// is empty.
     private func nextFrame(_ connection: Connection, _ session: WebSocketSession) -> OutboundFrame? {
-        if !session.control.isEmpty {
-            return session.control.removeFirst()
+        if let last = session.finalClose {
+            session.finalClose = nil
+            return last
+        }
+        if let pong = session.pong {
+            session.pong = nil
+            return pong
+        }
+        if let ping = session.ping {
+            session.ping = nil
+            return ping
         }
         if let message = session.outbound.dequeue() {
             return message
@@ -135,8 +143,14 @@ extension ServiceLoop {
         return nil
     }
 
-    /// The closing handshake is over (or the connection failed): write what is left, then shut down.
-    private func finish(_ connection: Connection, _ session: WebSocketSession) {
+    /// The closing handshake is over (or the connection failed): nothing is written but `lastFrame`,
+    /// then the server's side is shut down.
+    private func finish(_ connection: Connection, _ session: WebSocketSession, lastFrame: OutboundFrame?) {
+        session.outbound.removeAll()
+        session.pendingClose = nil
+        session.pong = nil
+        session.ping = nil
+        session.finalClose = lastFrame
         session.isClosing = true
         session.closing = .finishing
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeGraceSeconds)
@@ -192,7 +206,9 @@ extension ServiceLoop {
     func drop(_ connection: Connection) {
         if let session = connection.webSocket {
             session.outbound.removeAll()
-            session.control.removeAll()
+            session.pong = nil
+            session.ping = nil
+            session.finalClose = nil
             session.isClosing = true
             session.watchdog.madeProgress()
         }
@@ -209,7 +225,7 @@ extension ServiceLoop {
             drop(connection)
         } else if silence >= configuration.pingInterval, !session.pinged {
             session.pinged = true
-            session.control.append(OutboundFrame(opcode: 9, []))
+            session.ping = OutboundFrame(opcode: 9, [])
             requestWritable(connection, session)
         }
     }

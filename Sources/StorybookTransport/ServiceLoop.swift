@@ -138,6 +138,9 @@ final class ServiceLoop {
     private func forget(_ wsi: OpaquePointer) {
         guard let connection = connections.remove(wsi) else { return }
         reportClosed(connection)
+        if connection.webSocket != nil {
+            finishDrainingIfDone()
+        }
     }
 
     /// Tells the delegate, once, that a WebSocket is closed: when its closing handshake is over or it
@@ -147,6 +150,5 @@ final class ServiceLoop {
         session.isClosed = true
         logger.debug("websocket closed", metadata: ["sb.conn": "\(connection.id)"])
         transport.delegate?.transport(transport, didClose: connection.id)
-        finishDrainingIfDone()
     }
 }

@@ -19,8 +19,15 @@ final class WebSocketSession {
     let upgrade: UpgradeRequest
     var reader: WebSocketReader
     var outbound: OutboundQueue<OutboundFrame, CoalescingKey>
-    /// Pongs and the close frame, written before the next queued message.
-    var control: [OutboundFrame] = []
+    /// The pong answering the latest ping, written before the next queued message. One at most: a
+    /// client that floods pings gets one pong for the pings of a read (RFC 6455 5.5.3 allows answering
+    /// only the latest), and its pings cannot grow the server's memory.
+    var pong: OutboundFrame?
+    /// The server's keep-alive ping, when one is due.
+    var ping: OutboundFrame?
+    /// The last frame of a finished connection (the echo of the client's close, or the close failing
+    /// the connection), once nothing else will be written.
+    var finalClose: OutboundFrame?
     var watchdog = WriteWatchdog()
     /// The close to send once `outbound` is written (at once when the transport empties the queue
     /// itself, for shutdown or overflow).
@@ -45,6 +52,6 @@ final class WebSocketSession {
 
     /// Whether anything waits to be written.
     var hasOutput: Bool {
-        !control.isEmpty || !outbound.isEmpty
+        pong != nil || ping != nil || finalClose != nil || !outbound.isEmpty
     }
 }

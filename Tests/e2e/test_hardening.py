@@ -293,8 +293,8 @@ def ws_raw(server):
     sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     buffer = b""
-    while b"\r\n\r\n" not in buffer:
-        buffer += sock.recv(4096)
+    while not buffer.endswith(b"\r\n\r\n"):
+        buffer += sock.recv(1)  # byte by byte: the frames after the head stay in the socket for the test
     assert buffer.startswith(b"HTTP/1.1 101")
     return sock
 
@@ -306,8 +306,9 @@ def keyed(opcode, payload, fin=True, key=b"\x5a\xa5\x0f\xf0"):
     return bytes([(0x80 if fin else 0) | opcode]) + size + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
-def read_frames(sock, until_opcode, seconds=5):
-    """The frames the server sends, as (opcode, payload), up to the first of `until_opcode` or its hang-up."""
+def read_frames(sock, until_opcode, seconds=5, until=None):
+    """The frames the server sends, as (opcode, payload), up to the first of `until_opcode` (or the first
+    `until(frame)` holds for) or its hang-up."""
     data, frames = b"", []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -321,7 +322,7 @@ def read_frames(sock, until_opcode, seconds=5):
                 break
             frames.append((data[0] & 0x0F, data[offset:offset + length]))
             data = data[offset + length:]
-            if frames[-1][0] == until_opcode:
+            if frames[-1][0] == until_opcode or (until and until(frames[-1])):
                 return frames
         try:
             chunk = sock.recv(65536)
@@ -427,6 +428,30 @@ def test_a_close_is_echoed_and_the_server_ends_the_tcp_connection(server):
     sock.settimeout(3)
     assert sock.recv(1) == b""  # the server shuts its side down first (RFC 6455 7.1.1)
     sock.close()
+
+
+def test_a_flood_of_pings_gets_the_latest_answered_not_a_pong_each(server):
+    """lws kept one pending pong; so does the transport, so pings cannot grow the server's memory."""
+    count = 60_000
+    sock = ws_raw(server)
+    last = b"%06d" % (count - 1)
+    sock.sendall(b"".join(keyed(9, b"%06d" % n) for n in range(count)))  # 720 KB, not reading meanwhile
+    frames = read_frames(sock, until_opcode=8, seconds=10, until=lambda frame: frame == (10, last))
+    sock.close()
+    pongs = [payload for opcode, payload in frames if opcode == 10]
+    assert pongs and pongs[-1] == last, pongs[-3:]
+    assert len(pongs) < count // 100, len(pongs)
+    assert pongs == sorted(pongs)
+    assert server.healthy()
+
+
+def test_a_client_that_half_closes_after_its_close_frame_still_gets_the_echo(server):
+    sock = ws_raw(server)
+    sock.sendall(keyed(8, struct.pack(">H", 1000)))
+    sock.shutdown(socket.SHUT_WR)
+    frames = read_frames(sock, until_opcode=8)
+    sock.close()
+    assert frames and frames[-1] == (8, struct.pack(">H", 1000)), frames
 
 
 def test_a_close_reason_that_is_not_utf8_is_closed_with_1007(server):
