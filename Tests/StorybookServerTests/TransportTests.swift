@@ -470,18 +470,15 @@ struct TransportWebSocketTests {
     }
 
     @Test func shutdownEndsAtTheGracePeriodWhenAClientNeverAnswersTheClose() throws {
-        let delegate = TestDelegate()
-        var configuration = TransportConfiguration(port: 0)
-        configuration.shutdownGracePeriod = .milliseconds(300)
-        let transport = Transport(configuration: configuration, delegate: delegate)
-        let port = try transport.start()
-        let silent = try TestSocket(port: port)  // never reads, never answers the close
-        _ = try silent.upgrade()
-        try waitUntil { delegate.opened.count == 1 }
-        let started = ContinuousClock.now
-        transport.shutdown()
-        // Housekeeping runs every second here; lws' own wait for the close would end the loop at 5 s.
-        #expect(ContinuousClock.now - started < .seconds(2))
+        try withTransport { transport, port, delegate in  // a grace period of 300 ms
+            let silent = try TestSocket(port: port)  // never reads, never answers the close
+            _ = try silent.upgrade()
+            try waitUntil { delegate.opened.count == 1 }
+            let started = ContinuousClock.now
+            transport.shutdown()
+            // Housekeeping runs every second here; lws' own wait for the close would end the loop at 5 s.
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
     }
 
     @Test func aBroadcastReachesEveryTarget() throws {
