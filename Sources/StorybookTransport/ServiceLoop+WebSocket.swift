@@ -146,12 +146,8 @@ extension ServiceLoop {
     /// The closing handshake is over (or the connection failed): nothing is written but `lastFrame`,
     /// then the server's side is shut down.
     private func finish(_ connection: Connection, _ session: WebSocketSession, lastFrame: OutboundFrame?) {
-        session.outbound.removeAll()
-        session.pendingClose = nil
-        session.pong = nil
-        session.ping = nil
+        session.discardOutput()
         session.finalClose = lastFrame
-        session.isClosing = true
         session.closing = .finishing
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeGraceSeconds)
         requestWritable(connection, session)
@@ -187,7 +183,6 @@ extension ServiceLoop {
     func requestClose(_ id: ConnectionID, _ frame: CloseFrame) {
         guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else { return }
         session.pendingClose = frame
-        session.isClosing = true
         requestWritable(connection, session)
     }
 
@@ -197,7 +192,6 @@ extension ServiceLoop {
         guard let session = connection.webSocket, session.closing == .open else { return }
         session.outbound.removeAll()
         session.pendingClose = frame
-        session.isClosing = true
         requestWritable(connection, session)
     }
 
@@ -205,11 +199,8 @@ extension ServiceLoop {
     /// buffers are full, a close frame could never reach it anyway. lws closes it on its next service.
     func drop(_ connection: Connection) {
         if let session = connection.webSocket {
-            session.outbound.removeAll()
-            session.pong = nil
-            session.ping = nil
-            session.finalClose = nil
-            session.isClosing = true
+            session.discardOutput()
+            session.closing = .shutDown
             session.watchdog.madeProgress()
         }
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)

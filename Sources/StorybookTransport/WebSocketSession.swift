@@ -12,7 +12,8 @@ final class WebSocketSession {
         /// Nothing more is read: once what is queued is out, the server shuts down its side of the TCP
         /// connection and lets the client close (RFC 6455 7.1.1: the server closes first).
         case finishing
-        /// The server's side is shut down; what still comes in is discarded until the client closes.
+        /// The server's side is shut down; what still comes in is discarded until the client closes. Also
+        /// a connection dropped without a close frame, which lws ends on its next service.
         case shutDown
     }
 
@@ -32,8 +33,6 @@ final class WebSocketSession {
     /// The close to send once `outbound` is written (at once when the transport empties the queue
     /// itself, for shutdown or overflow).
     var pendingClose: CloseFrame?
-    /// A close was requested or is under way: messages sent from now on are dropped.
-    var isClosing = false
     var closing = Closing.open
     /// The delegate was told the WebSocket is closed.
     var isClosed = false
@@ -48,6 +47,20 @@ final class WebSocketSession {
         self.reader = WebSocketReader(limit: maxMessageBytes)
         self.outbound = OutboundQueue(capacity: maxQueuedMessages)
         self.lastHeard = now
+    }
+
+    /// A close was requested or is under way: messages sent from now on are dropped.
+    var isClosing: Bool {
+        pendingClose != nil || closing != .open
+    }
+
+    /// Forgets everything waiting to be written.
+    func discardOutput() {
+        outbound.removeAll()
+        pendingClose = nil
+        pong = nil
+        ping = nil
+        finalClose = nil
     }
 
     /// Whether anything waits to be written.
