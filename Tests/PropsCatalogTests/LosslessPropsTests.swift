@@ -108,13 +108,11 @@ import Testing
         // PATCH /lines/0/quantity (an Int) to 2.5 on the demo cart.
         let catalog = try DemoCatalog.make()
         var session = try StorySession(story: #require(catalog.story(id: "shop-cart--filled")))
-        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/lines/0/quantity", "value": 2.5}]"#))
-        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        let error = try #require(session.replacing("/lines/0/quantity", with: "2.5").failure)
         #expect(error.code == .invalidProps)
         #expect(error.path == "/lines/0/quantity")
         #expect(error.message == "expected an integer, found 2.5")
-        let tooBig = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/visits", "value": 9223372036854775808}]"#))
-        let second = try #require(session.apply(.patch(tooBig), source: .http).failure)
+        let second = try #require(session.replacing("/visits", with: "9223372036854775808").failure)
         #expect(second.path == "/visits")
         #expect(second.message == "9223372036854775808 does not fit in Int64")
         #expect(session.version == 1)
@@ -168,8 +166,7 @@ import Testing
     @Test func anEditToAFieldTheTypeDoesNotDecodeIsRefused() throws {
         // Reproduction 5: PATCH schemaVersion 2 -> 3 answered 200 and kept 2.
         var session = try versionedSession()
-        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/schemaVersion", "value": 3}]"#))
-        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        let error = try #require(session.replacing("/schemaVersion", with: "3").failure)
         #expect(error.code == .invalidProps)
         #expect(error.path == "/schemaVersion")
         #expect(error.message == "this field is not decoded by the Props type: it stays 2")
@@ -189,8 +186,7 @@ import Testing
         let component = Component<Constant>("Test/Constant") { props in Text(props.name) }.variant("Default", Constant(name: "a"))
         let catalog = try Catalog([AnyComponent(component)])
         var session = try StorySession(story: #require(catalog.story(id: "test-constant--default")))
-        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/schemaVersion", "value": 3}]"#))
-        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        let error = try #require(session.replacing("/schemaVersion", with: "3").failure)
         #expect(error.path == "/schemaVersion")
         #expect(error.message == "this field is not decoded by the Props type: it stays 2")
         #expect(session.version == 1)
@@ -213,12 +209,10 @@ import Testing
             .variant("Default", Sorted(names: ["a", "b"], tags: ["x", "y", "z"]))
         let catalog = try Catalog([AnyComponent(component)])
         var session = try StorySession(story: #require(catalog.story(id: "test-sorted--default")))
-        let reversed = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/names", "value": ["b", "a"]}]"#))
-        let error = try #require(session.apply(.patch(reversed), source: .http).failure)
+        let error = try #require(session.replacing("/names", with: #"["b", "a"]"#).failure)
         #expect(error.path == "/names/0")
         #expect(error.message == #"this field is not decoded by the Props type: it stays "a""#)
-        let setInAnotherOrder = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/tags", "value": ["z", "x", "y"]}]"#))
-        #expect(session.apply(.patch(setInAnotherOrder), source: .http).success != nil)
+        #expect(try session.replacing("/tags", with: #"["z", "x", "y"]"#).success != nil)
     }
 
     /// Sets where the encoder's coding path alone would place them wrongly: inside an enum-keyed
@@ -246,12 +240,10 @@ import Testing
 
     @Test func aClampedValueIsRefusedWithTheValueKept() throws {
         var session = try versionedSession()
-        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 7}]"#))
-        let error = try #require(session.apply(.patch(patch), source: .http).failure)
+        let error = try #require(session.replacing("/level", with: "7").failure)
         #expect(error.path == "/level")
         #expect(error.message == "this field is not decoded by the Props type: it stays 5")
-        let fine = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/level", "value": 4}]"#))
-        #expect(session.apply(.patch(fine), source: .http).success != nil)
+        #expect(try session.replacing("/level", with: "4").success != nil)
     }
 
     @Test func canonicalRespellingsAreAccepted() throws {
@@ -297,6 +289,14 @@ import Testing
             let written = ISO8601.string(from: parsed)
             #expect(ISO8601.date(from: written) == parsed)
         }
+    }
+}
+
+extension StorySession {
+    /// Applies `[{"op": "replace", "path": path, "value": value}]` (the value as JSON text) over HTTP.
+    mutating func replacing(_ path: String, with value: String) throws -> Result<EditOutcome, EditError> {
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "\#(path)", "value": \#(value)}]"#))
+        return apply(.patch(patch), source: .http)
     }
 }
 

@@ -4,6 +4,7 @@ import pathlib
 import re
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -127,3 +128,58 @@ def wait_for(predicate, timeout=5.0, interval=0.02):
             return True
         time.sleep(interval)
     return False
+
+
+# -- A hand-made WebSocket client ------------------------------------------------------------------------
+
+def ws_raw(server):
+    """A socket after a WebSocket handshake, for frames a library will not send."""
+    sock = socket.create_connection(("127.0.0.1", port_of(server)), timeout=3)
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    buffer = b""
+    while not buffer.endswith(b"\r\n\r\n"):
+        buffer += sock.recv(1)  # byte by byte: the frames after the head stay in the socket for the test
+    assert buffer.startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def client_frame(opcode, payload, fin=True, key=b"\x5a\xa5\x0f\xf0"):
+    """A client frame masked with a non-zero key, any length."""
+    length = len(payload)
+    size = bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + struct.pack(">H", length)
+    return bytes([(0x80 if fin else 0) | opcode]) + size + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def read_frames(sock, until_opcode, seconds=5, until=None):
+    """The frames the server sends, as (opcode, payload), up to the first of `until_opcode` (or the first
+    `until(frame)` holds for) or its hang-up."""
+    data, frames = b"", []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        while len(data) >= 2:
+            length, offset = data[1] & 0x7F, 2
+            if length == 126:
+                if len(data) < 4:
+                    break
+                length, offset = struct.unpack(">H", data[2:4])[0], 4
+            if len(data) < offset + length:
+                break
+            frames.append((data[0] & 0x0F, data[offset:offset + length]))
+            data = data[offset + length:]
+            if frames[-1][0] == until_opcode or (until and until(frames[-1])):
+                return frames
+        try:
+            chunk = sock.recv(65536)
+        except (socket.timeout, ConnectionResetError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return frames
+
+
+def close_code(sock):
+    frames = read_frames(sock, until_opcode=8)
+    assert frames and frames[-1][0] == 8, frames
+    return struct.unpack(">H", frames[-1][1][:2])[0]

@@ -13,7 +13,7 @@ import requests
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from conftest import Server, wait_for
+from conftest import Server, client_frame, close_code, wait_for, ws_raw
 
 PROFILE = "profile-user-profile--default"
 
@@ -293,52 +293,11 @@ def test_oversize_frame_closes_with_1009(server):
     assert server.healthy()
 
 
-def raw_websocket(server):
-    """A hand-made WebSocket client socket, after the handshake: for frames a library won't send."""
-    host, port = server.url.removeprefix("http://").split(":")
-    sock = socket.create_connection((host, int(port)), timeout=5)
-    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    response = b""
-    while b"\r\n\r\n" not in response:
-        response += sock.recv(4096)
-    assert response.startswith(b"HTTP/1.1 101"), response
-    return sock, response.partition(b"\r\n\r\n")[2]
-
-
-def masked_frame(opcode, payload):
-    mask = b"\x01\x02\x03\x04"
-    assert len(payload) < 126
-    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-def close_code(sock, pending):
-    data = pending
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        while len(data) >= 2:
-            opcode, length = data[0] & 0x0F, data[1] & 0x7F
-            header = 2 + (2 if length == 126 else 8 if length == 127 else 0)
-            if length >= 126:
-                length = int.from_bytes(data[2:header], "big")
-            if len(data) < header + length:
-                break
-            payload, data = data[header:header + length], data[header + length:]
-            if opcode == 0x8:
-                return int.from_bytes(payload[:2], "big")
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-    return None
-
-
 @pytest.mark.parametrize("opcode,payload,code", [(0x1, b"\xff\xfe", 1007), (0x2, b"\x00\x01", 1003)])
 def test_invalid_utf8_and_binary_frames_close_the_connection(server, opcode, payload, code):
-    sock, pending = raw_websocket(server)
-    with sock:
-        sock.sendall(masked_frame(opcode, payload))
-        assert close_code(sock, pending) == code
+    with ws_raw(server) as sock:
+        sock.sendall(client_frame(opcode, payload))
+        assert close_code(sock) == code
     assert server.healthy()
 
 

@@ -74,7 +74,7 @@ import tempfile  # noqa: E402
 
 import pytest  # noqa: E402
 
-from conftest import BINARY, ROOT, Server, raw  # noqa: E402
+from conftest import BINARY, ROOT, Server, client_frame, close_code, raw, read_frames, ws_raw  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -287,59 +287,6 @@ def test_what_libwebsockets_closes_before_any_callback_goes_unanswered_and_harms
 
 # -- Strict WebSocket framing ---------------------------------------------------------------------------
 
-def ws_raw(server):
-    port = int(server.url.rsplit(":", 1)[1])
-    sock = socket.create_connection(("127.0.0.1", port), timeout=3)
-    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    buffer = b""
-    while not buffer.endswith(b"\r\n\r\n"):
-        buffer += sock.recv(1)  # byte by byte: the frames after the head stay in the socket for the test
-    assert buffer.startswith(b"HTTP/1.1 101")
-    return sock
-
-
-def keyed(opcode, payload, fin=True, key=b"\x5a\xa5\x0f\xf0"):
-    """A client frame masked with a non-zero key, any length."""
-    length = len(payload)
-    size = bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + struct.pack(">H", length)
-    return bytes([(0x80 if fin else 0) | opcode]) + size + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
-
-
-def read_frames(sock, until_opcode, seconds=5, until=None):
-    """The frames the server sends, as (opcode, payload), up to the first of `until_opcode` (or the first
-    `until(frame)` holds for) or its hang-up."""
-    data, frames = b"", []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        while len(data) >= 2:
-            length, offset = data[1] & 0x7F, 2
-            if length == 126:
-                if len(data) < 4:
-                    break
-                length, offset = struct.unpack(">H", data[2:4])[0], 4
-            if len(data) < offset + length:
-                break
-            frames.append((data[0] & 0x0F, data[offset:offset + length]))
-            data = data[offset + length:]
-            if frames[-1][0] == until_opcode or (until and until(frames[-1])):
-                return frames
-        try:
-            chunk = sock.recv(65536)
-        except (socket.timeout, ConnectionResetError):
-            break
-        if not chunk:
-            break
-        data += chunk
-    return frames
-
-
-def close_code(sock):
-    frames = read_frames(sock, until_opcode=8)
-    assert frames and frames[-1][0] == 8, frames
-    return struct.unpack(">H", frames[-1][1][:2])[0]
-
-
 @pytest.mark.parametrize("declared", [1 << 62, (1 << 20) + 1, 2_000_000])
 def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_read(server, declared):
     sock = ws_raw(server)
@@ -352,7 +299,7 @@ def test_a_frame_declaring_more_than_the_cap_is_closed_with_1009_before_it_is_re
                                          (1000, 1000), (4999, 4999)])
 def test_invalid_close_codes_are_answered_with_1002(server, code, answer):
     sock = ws_raw(server)
-    sock.sendall(keyed(8, struct.pack(">H", code)))
+    sock.sendall(client_frame(8, struct.pack(">H", code)))
     assert close_code(sock) == answer
     sock.close()
 
@@ -373,12 +320,12 @@ def test_an_unmasked_client_frame_is_closed_with_1002_and_changes_nothing(fresh_
     if where == "first frame":
         sock.sendall(bytes([0x81, len(edit)]) + edit)
     elif where == "after a masked one":
-        sock.sendall(keyed(1, json.dumps({"type": "subscribe", "story": PROFILE}).encode()))
+        sock.sendall(client_frame(1, json.dumps({"type": "subscribe", "story": PROFILE}).encode()))
         sock.sendall(bytes([0x81, len(edit)]) + edit)
     elif where == "a control frame":
         sock.sendall(bytes([0x89, 2]) + b"hi")
     else:
-        sock.sendall(keyed(1, edit[:10], fin=False) + bytes([0x80, len(edit) - 10]) + edit[10:])
+        sock.sendall(client_frame(1, edit[:10], fin=False) + bytes([0x80, len(edit) - 10]) + edit[10:])
     frames = read_frames(sock, until_opcode=8)
     sock.close()
     assert frames and frames[-1][0] == 8, frames
@@ -412,8 +359,8 @@ def test_a_fragmented_message_with_a_ping_between_its_frames_is_answered_and_rea
     with its payload) and the message still reads as one."""
     message = json.dumps({"type": "subscribe", "story": PROFILE}).encode()
     sock = ws_raw(server)
-    sock.sendall(keyed(1, message[:7], fin=False) + keyed(9, b"are you there")
-                 + keyed(0, message[7:20], fin=False) + keyed(0, message[20:]))
+    sock.sendall(client_frame(1, message[:7], fin=False) + client_frame(9, b"are you there")
+                 + client_frame(0, message[7:20], fin=False) + client_frame(0, message[20:]))
     frames = read_frames(sock, until_opcode=99, seconds=2)
     sock.close()
     assert (10, b"are you there") in frames, frames
@@ -422,7 +369,7 @@ def test_a_fragmented_message_with_a_ping_between_its_frames_is_answered_and_rea
 
 def test_a_close_is_echoed_and_the_server_ends_the_tcp_connection(server):
     sock = ws_raw(server)
-    sock.sendall(keyed(8, struct.pack(">H", 1000) + "bye \u00e9".encode()))
+    sock.sendall(client_frame(8, struct.pack(">H", 1000) + "bye \u00e9".encode()))
     frames = read_frames(sock, until_opcode=8)
     assert frames[-1] == (8, struct.pack(">H", 1000) + "bye \u00e9".encode()), frames
     sock.settimeout(3)
@@ -435,7 +382,7 @@ def test_a_flood_of_pings_gets_the_latest_answered_not_a_pong_each(server):
     count = 60_000
     sock = ws_raw(server)
     last = b"%06d" % (count - 1)
-    sock.sendall(b"".join(keyed(9, b"%06d" % n) for n in range(count)))  # 720 KB, not reading meanwhile
+    sock.sendall(b"".join(client_frame(9, b"%06d" % n) for n in range(count)))  # 720 KB, not reading meanwhile
     frames = read_frames(sock, until_opcode=8, seconds=10, until=lambda frame: frame == (10, last))
     sock.close()
     pongs = [payload for opcode, payload in frames if opcode == 10]
@@ -447,7 +394,7 @@ def test_a_flood_of_pings_gets_the_latest_answered_not_a_pong_each(server):
 
 def test_a_client_that_half_closes_after_its_close_frame_still_gets_the_echo(server):
     sock = ws_raw(server)
-    sock.sendall(keyed(8, struct.pack(">H", 1000)))
+    sock.sendall(client_frame(8, struct.pack(">H", 1000)))
     sock.shutdown(socket.SHUT_WR)
     frames = read_frames(sock, until_opcode=8)
     sock.close()
@@ -456,7 +403,7 @@ def test_a_client_that_half_closes_after_its_close_frame_still_gets_the_echo(ser
 
 def test_a_close_reason_that_is_not_utf8_is_closed_with_1007(server):
     sock = ws_raw(server)
-    sock.sendall(keyed(8, struct.pack(">H", 1000) + b"\xc0\xaf"))
+    sock.sendall(client_frame(8, struct.pack(">H", 1000) + b"\xc0\xaf"))
     assert close_code(sock) == 1007
     sock.close()
 
