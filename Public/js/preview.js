@@ -50,6 +50,7 @@ export class Preview {
     this.ready = null;
     this.loaded = false;  // the preview document is there: show() swaps the fragment at once
     this.revertTimer = null;
+    this.environmentRequest = 0;  // the latest setEnvironment call: an older answer is dropped
   }
 
   /** Loads the projection stylesheet and the empty preview document. */
@@ -77,9 +78,13 @@ export class Preview {
   /**
    * Renders the preview in an environment: `lang` and `dir` on the document and the environment's
    * rules (colour scheme, type size, width) from the server's `preview-environment.css`.
+   * Calls in quick succession each fetch their rules; only the latest call's rules are applied,
+   * whatever order the answers arrive in.
    */
   async setEnvironment(environment, query) {
+    const request = ++this.environmentRequest;
     await this.ready;
+    if (request !== this.environmentRequest) return;
     const doc = this.frame.contentDocument;
     doc.documentElement.lang = environment.locale || 'en-US';
     doc.documentElement.dir = environment.layoutDirection || (/^(ar|he|iw|fa|ur|yi|ps|sd|dv|ckb|ug)(-|$)/.test(environment.locale || '') ? 'rtl' : 'ltr');
@@ -88,6 +93,7 @@ export class Preview {
       const response = await fetch(`preview-environment.css${query ? `?${query}` : ''}`);
       if (response.ok) css = await response.text();
     } catch { /* the preview keeps the default look */ }
+    if (request !== this.environmentRequest) return;
     const style = doc.getElementById('sb-environment');
     if (style) style.textContent = css;
   }

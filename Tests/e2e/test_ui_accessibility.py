@@ -102,6 +102,23 @@ def test_environment_toolbar_renders_the_story_and_is_kept_in_the_url(fresh_serv
         assert name not in page.url
 
 
+def test_environment_rules_of_the_latest_choice_win_when_an_older_answer_is_slower(fresh_server, ui):
+    """Each choice fetches its rules; the dark rules answer after the light ones and are dropped."""
+    page = ui.open(fresh_server, DETAIL)
+    expect(preview(page).locator(".sb-badge").nth(1)).to_have_text("★ 8.1")
+    held = []
+    page.route("**/preview-environment.css?*colorScheme=dark*", lambda route: held.append(route))
+    with page.expect_request(lambda request: "colorScheme=dark" in request.url):
+        page.locator("#env-colorScheme").select_option("dark")
+    page.locator("#env-colorScheme").select_option("light")
+    assert wait_for(lambda: "#1c1c1e" not in environment_css(page))  # (Playwright calls pump the route handler)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_timeout(300)
+    assert "#1c1c1e" not in environment_css(page)
+    expect(page).not_to_have_url(re.compile(r"colorScheme="))
+
+
 def test_compare_tab_diffs_two_environments(fresh_server, ui):
     page = ui.open(fresh_server, DETAIL)
     page.locator("#tab-compare").click()
