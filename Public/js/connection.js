@@ -5,8 +5,15 @@
 //   status   {status: 'connecting' | 'connected' | 'reconnecting' | 'offline', attempt, retryAt}
 //   open     {reconnected}   the socket is open and the subscriptions were sent again
 //   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history' | 'replay', ...})
+//
+// Subscriptions ask for deltas: after the first state, the server sends what changed (a props patch
+// and a splice of each projection). The connection keeps each story's latest state and turns every
+// delta into the full state before anyone hears of it, so listeners only ever see whole states. A
+// delta that does not fit the state held (one was skipped by a slow socket) is dropped and the
+// story is subscribed again, which the server answers with the whole state.
 
 import { parse as parseJSON, stringify } from './json.js';
+import { applyDelta } from './state-delta.js';
 
 const PROTOCOL = 'storybook.v1';
 const OFFLINE_AFTER_ATTEMPTS = 3; // failed reconnects before the indicator says "offline"
@@ -23,6 +30,7 @@ export class Connection extends EventTarget {
     this.retryAt = null;
     this.environment = {};
     this.subscriptions = new Set();
+    this.states = new Map(); // story -> the latest whole state, what the next delta applies to
     this.identity = null; // the `identify` message, sent first on every (re)connection
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
@@ -58,6 +66,7 @@ export class Connection extends EventTarget {
       this.everOpened = true;
       this.attempt = 0;
       this.setStatus('connected');
+      this.states.clear();
       if (this.identity) this.rawSend(this.identity);
       for (const story of this.subscriptions) this.rawSend(this.subscription(story));
       this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
@@ -69,6 +78,10 @@ export class Connection extends EventTarget {
       } catch {
         return;
       }
+      if (message && message.type === 'state') {
+        message = this.wholeState(message);
+        if (!message) return;
+      }
       this.dispatchEvent(new CustomEvent('message', { detail: message }));
     });
     socket.addEventListener('close', () => {
@@ -76,6 +89,26 @@ export class Connection extends EventTarget {
       this.socket = null;
       this.scheduleRetry();
     });
+  }
+
+  /**
+   * The whole state a `state` message stands for, kept as the story's latest; null for a delta that
+   * does not fit, after asking for the whole state again.
+   */
+  wholeState(message) {
+    if (!message.delta) {
+      this.states.set(message.story, message);
+      return message;
+    }
+    try {
+      const state = applyDelta(this.states.get(message.story), message);
+      this.states.set(message.story, state);
+      return state;
+    } catch {
+      this.states.delete(message.story);
+      if (this.subscriptions.has(message.story)) this.send(this.subscription(message.story));
+      return null;
+    }
   }
 
   /** Sends a message now; false when the socket is not open (the caller tells the user). */
@@ -106,16 +139,18 @@ export class Connection extends EventTarget {
   subscribe(story, environment = {}) {
     this.subscriptions.add(story);
     this.environment = environment;
+    this.states.delete(story);
     this.send(this.subscription(story));
   }
 
   subscription(story) {
-    const message = { type: 'subscribe', story };
+    const message = { type: 'subscribe', story, delta: true };
     if (this.environment && Object.keys(this.environment).length) message.environment = this.environment;
     return message;
   }
 
   unsubscribe(story) {
+    this.states.delete(story);
     if (this.subscriptions.delete(story)) this.send({ type: 'unsubscribe', story });
   }
 

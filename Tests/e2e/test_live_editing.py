@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from conftest import Server, wait_for
@@ -277,3 +278,83 @@ def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
     expect(row.locator(".field-error")).to_have_text("")
     assert wait_for(lambda: live(fresh_server, PROFILE)["props"]["name"] == before["props"]["name"] + " II")
     assert traffic.most_in_flight("/name") == 1
+
+
+LONG_LIST = "synthetic-long-list--default"
+
+
+@pytest.fixture
+def list_server():
+    server = Server("--synthetic-list", "500")
+    yield server
+    server.stop()
+
+
+def patch_item(server, index, title):
+    response = requests.patch(f"{server.url}/api/stories/{LONG_LIST}/props",
+                              json=[{"op": "replace", "path": f"/items/{index}/title", "value": title}], timeout=10)
+    assert response.status_code == 200, response.text
+
+
+def test_an_edit_of_one_row_of_a_long_list_arrives_as_a_small_delta(list_server, ui):
+    page, traffic = open_with_traffic(ui, list_server, LONG_LIST)
+    expect(preview(page).locator("text=Renamed row")).to_have_count(0)
+    patch_item(list_server, 250, "Renamed row")
+    expect(preview(page).locator("text=Renamed row")).to_have_count(1)
+    # The page asked for deltas; the first state was whole, the edit's only what changed.
+    sent = [message for direction, message in traffic.events if direction == "sent" and message.get("type") == "subscribe"]
+    assert sent and all(message.get("delta") is True for message in sent)
+    first, last = traffic.states()[0], traffic.states()[-1]
+    assert "props" in first and "delta" not in first
+    assert "delta" in last and "props" not in last, sorted(last)
+    assert len(json.dumps(last)) < 1500, len(json.dumps(last))
+    assert_whole_state_shown(page, list_server)
+
+
+def assert_whole_state_shown(page, server):
+    """The page rebuilt the server's whole state: the same props in the JSON editor, the same text."""
+    state = live(server, LONG_LIST)
+    assert wait_for(lambda: json.loads(page.locator("#json-text").input_value()) == state["props"])
+    page.locator("#tab-text").click()
+    expect(page.locator("#stage-text")).to_have_text(state["text"].rstrip("\n"))
+    page.locator("#tab-preview").click()
+
+
+def test_a_delta_that_does_not_fit_is_dropped_and_the_whole_state_asked_for_again(list_server, ui):
+    """One delta is lost on its way to the page: the next one names a version the page does not
+    hold, so the page subscribes again and shows the whole state the server answers with."""
+    page = ui.new_page()
+    dropped, subscribes = [], []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            data = json.loads(message) if isinstance(message, str) else None
+            if data and data.get("type") == "state" and "delta" in data and not dropped:
+                dropped.append(data)
+                return
+            ws.send(message)
+
+        def from_page(message):
+            data = json.loads(message) if isinstance(message, str) else None
+            if data and data.get("type") == "subscribe":
+                subscribes.append(data)
+            server.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws", route)
+    ui.open(list_server, LONG_LIST, page=page)
+    patch_item(list_server, 10, "Lost on the way")
+    assert wait_for(lambda: (page.wait_for_timeout(20), len(dropped) == 1)[1])
+    expect(preview(page).locator("text=Lost on the way")).to_have_count(0)
+    patch_item(list_server, 20, "After the gap")
+    expect(preview(page).locator("text=After the gap")).to_have_count(1)
+    expect(preview(page).locator("text=Lost on the way")).to_have_count(1)
+    assert len(subscribes) >= 2, subscribes
+    # From then on, deltas again.
+    patch_item(list_server, 30, "Third")
+    expect(preview(page).locator("text=Third")).to_have_count(1)
+    assert_whole_state_shown(page, list_server)

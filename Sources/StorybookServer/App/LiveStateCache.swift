@@ -1,41 +1,56 @@
 import PropsCatalog
 import Synchronization
 
-/// Every live session's serialized state, published by the hub after each accepted change (after the
-/// journal write): the `GET /api/stories/{id}` answer the event loop serves from memory, and the
-/// pieces the hub splices into `state` messages.
+/// Every live session's state, published by the hub after each accepted change (after the journal
+/// write) and serialized when first asked for: the `GET /api/stories/{id}` answer the event loop
+/// serves from memory, and the full `state` message new subscribers and clients without deltas get.
+///
+/// A version that only subscribers taking deltas hear of is never serialized whole, so an edit of
+/// one item of a long list does not pay for the rest.
 final class LiveStateCache: Sendable {
     private struct Published {
-        let state: StateMessage
-        let body: [UInt8]
+        let live: LiveVersion
+        var state: StateMessage?
+        var body: [UInt8]?
     }
 
     private let published = Mutex<[String: Published]>([:])
 
-    /// Serializes the session's live version once and makes it the story's current state.
-    @discardableResult
-    func publish(_ session: StorySession) -> StateMessage {
-        let state = StateMessage(session)
-        let entry = Published(state: state, body: state.resource)
+    /// Makes the session's live version the story's current state; nothing is serialized yet.
+    func publish(_ session: StorySession) {
+        let entry = Published(live: LiveVersion(session))
         published.withLock { $0[session.story.id] = entry }
-        return state
     }
 
-    /// The latest answer for a story, if its session exists.
+    /// The latest answer for a story when it has been serialized (the loop thread's immediate path:
+    /// nil sends the request to the app queue, which serializes it).
     func body(_ storyID: String) -> [UInt8]? {
         published.withLock { $0[storyID]?.body }
     }
 
-    /// The `GET /api/stories/{id}` answer for `session`: the published bytes when it is the published
-    /// version (every session the hub hands out is), serialized afresh otherwise.
+    /// The `GET /api/stories/{id}` answer for `session`: the published version's bytes, serialized
+    /// once and kept; serialized afresh for a session that is not the published version.
     func body(of session: StorySession) -> [UInt8] {
-        let current = published.withLock { $0[session.story.id] }
-        if let current, current.state.version == session.version { return current.body }
-        return StateMessage(session).resource
+        guard let state = state(session.story.id), state.version == session.version else {
+            return StateMessage(session).resource
+        }
+        if let body = published.withLock({ $0[session.story.id]?.body }) { return body }
+        let body = state.resource
+        published.withLock { entries in
+            if entries[session.story.id]?.live.version == state.version { entries[session.story.id]?.body = body }
+        }
+        return body
     }
 
-    /// The latest state of a story, if its session exists.
+    /// The latest state of a story, serialized on first use, if its session exists. Called on the
+    /// app queue, the only writer, so a version is serialized once.
     func state(_ storyID: String) -> StateMessage? {
-        published.withLock { $0[storyID]?.state }
+        guard let entry = published.withLock({ $0[storyID] }) else { return nil }
+        if let state = entry.state { return state }
+        let state = StateMessage(entry.live)
+        published.withLock { entries in
+            if entries[storyID]?.live.version == state.version { entries[storyID]?.state = state }
+        }
+        return state
     }
 }

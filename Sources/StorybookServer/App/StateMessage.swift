@@ -12,22 +12,29 @@ struct StateMessage {
     let version: Int
     private let canUndo: Bool
     private let canRedo: Bool
+    /// `{"locale": "de-DE", ...}` in `state` messages rendered in another environment than the default.
+    private let environment: [UInt8]?
     private let props: [UInt8]
     private let text: [UInt8]
     private let html: [UInt8]
 
     /// The live version as rendered in `environment` (the session's own projections in the default one).
     init(_ session: StorySession, environment: ViewEnvironment = .standard) {
-        let projections = session.projections(in: environment)
-        storyID = session.story.id
-        componentID = session.story.component.id
-        name = session.story.name
-        version = session.version
-        canUndo = session.canUndo
-        canRedo = session.canRedo
-        props = session.props.serializedBytes()
-        text = JSONValue.serializedString(projections.text)
-        html = JSONValue.serializedString(projections.html)
+        self.init(LiveVersion(session, environment: environment))
+    }
+
+    /// Serializes a live version's props and projections.
+    init(_ live: LiveVersion) {
+        storyID = live.storyID
+        componentID = live.componentID
+        name = live.name
+        version = live.version
+        canUndo = live.canUndo
+        canRedo = live.canRedo
+        environment = live.environment.isStandard ? nil : Self.environment(live.environment)
+        props = live.props.serializedBytes()
+        text = JSONValue.serializedString(live.projections.text)
+        html = JSONValue.serializedString(live.projections.html)
     }
 
     private var size: Int { props.count + text.count + html.count + 256 }
@@ -55,6 +62,7 @@ struct StateMessage {
         if let cause {
             writer.member("cause", json: Self.cause(cause))
         }
+        if let environment { writer.member("environment", json: environment) }
         writer.member("html", json: html)
         writer.member("props", json: props)
         writer.member("story", string: storyID)
@@ -64,7 +72,16 @@ struct StateMessage {
         return writer.finish()
     }
 
-    private static func cause(_ entry: HistoryEntry) -> [UInt8] {
+    /// The environment's parameters that differ from the default, as `subscribe` takes them.
+    private static func environment(_ environment: ViewEnvironment) -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 96)
+        for (name, value) in environment.parameters.sorted(by: { $0.name < $1.name }) {
+            writer.member(name, string: value)
+        }
+        return writer.finish()
+    }
+
+    static func cause(_ entry: HistoryEntry) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 160)
         writer.member("at", string: ISO8601.string(from: entry.at))
         if let author = entry.source.author { writer.member("author", author.json) }

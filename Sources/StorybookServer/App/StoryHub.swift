@@ -18,6 +18,8 @@ final class StoryHub {
     private var subscriptions: [ConnectionID: Set<String>] = [:]
     /// The environment each connection's states are rendered in, when it is not the default.
     private var environments: [ConnectionID: ViewEnvironment] = [:]
+    /// The subscribers of each story that take deltas (``StateDelta``) instead of whole states.
+    private var deltaSubscribers: [String: Set<ConnectionID>] = [:]
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
     /// How big edited props may get (in proportion to the message cap); bigger edits are refused `too-large`.
@@ -89,11 +91,12 @@ final class StoryHub {
                     }
                 }
                 sessions[storyID] = nil  // the only reference left is `session`: commit mutates in place
+                let previous = session.projections
                 let change = session.commit(prepared)
                 sessions[storyID] = session
                 journal?.compactIfNeeded { Array(self.sessions.values) }
-                let state = liveStates.publish(session)
-                broadcastState(state, of: session, cause: change.entry)
+                liveStates.publish(session)
+                broadcastState(of: session, previous: previous, cause: change.entry)
                 return .success(session)
             }
         }
@@ -164,40 +167,54 @@ final class StoryHub {
     }
 
     /// Subscribes a connection, whose states are rendered in `environment` from now on; the caller
-    /// sends it the current state.
-    func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard) -> Result<StorySession, APIError> {
+    /// sends it the current state. With `delta`, the story's later states in the default environment
+    /// come as ``StateDelta``s.
+    func subscribe(_ connection: ConnectionID, to storyID: String, environment: ViewEnvironment = .standard, delta: Bool = false) -> Result<StorySession, APIError> {
         assertOnQueue()
         let result = session(storyID)
         if case .success = result {
             subscribers[storyID, default: []].insert(connection)
             subscriptions[connection, default: []].insert(storyID)
             environments[connection] = environment.isStandard ? nil : environment
+            if delta {
+                deltaSubscribers[storyID, default: []].insert(connection)
+            } else {
+                deltaSubscribers[storyID]?.remove(connection)
+            }
         }
         return result
     }
 
-    /// Sends a new live state to every subscriber: the published bytes to those in the default
-    /// environment, the state rendered once per other environment to the rest.
+    /// Sends a new live state to every subscriber: one delta to those that take deltas, the published
+    /// state to the others in the default environment, the state rendered once per other environment
+    /// to the rest.
     ///
-    /// Only connections with an environment of their own are grouped (hashing an environment per
-    /// subscriber cost more than building the message): with none, everyone gets the published bytes.
-    private func broadcastState(_ state: StateMessage, of session: StorySession, cause: HistoryEntry) {
+    /// Connections are grouped only when some have an environment or take deltas (hashing per
+    /// subscriber cost more than building the message): with none, everyone gets the published state.
+    private func broadcastState(of session: StorySession, previous: Projections, cause: HistoryEntry) {
         let storyID = session.story.id
         let subscribers = subscribers(of: storyID)
         guard !subscribers.isEmpty else { return }
         var standard = subscribers
+        var deltas: [ConnectionID] = []
         var byEnvironment: [ViewEnvironment: [ConnectionID]] = [:]
-        if !environments.isEmpty {
+        let takingDeltas = deltaSubscribers[storyID] ?? []
+        if !environments.isEmpty || !takingDeltas.isEmpty {
             standard.removeAll(keepingCapacity: true)
             for connection in subscribers {
                 if let environment = environments[connection] {
                     byEnvironment[environment, default: []].append(connection)
+                } else if takingDeltas.contains(connection) {
+                    deltas.append(connection)
                 } else {
                     standard.append(connection)
                 }
             }
         }
-        if !standard.isEmpty {
+        if !deltas.isEmpty {
+            sink.send(StateDelta(from: previous, to: session, cause: cause).message, to: deltas, coalescingKey: Self.stateKey(storyID))
+        }
+        if !standard.isEmpty, let state = liveStates.state(storyID) {
             sink.send(state.message(cause: cause), to: standard, coalescingKey: Self.stateKey(storyID))
         }
         for (environment, targets) in byEnvironment {
@@ -210,6 +227,7 @@ final class StoryHub {
         assertOnQueue()
         guard subscriptions[connection]?.remove(storyID) != nil else { return false }
         subscribers[storyID]?.remove(connection)
+        deltaSubscribers[storyID]?.remove(connection)
         return true
     }
 
@@ -219,6 +237,7 @@ final class StoryHub {
         environments[connection] = nil
         for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
             subscribers[storyID]?.remove(connection)
+            deltaSubscribers[storyID]?.remove(connection)
         }
     }
 

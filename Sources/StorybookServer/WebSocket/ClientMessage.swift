@@ -3,8 +3,9 @@ import PropsCatalog
 
 /// A message a WebSocket client may send, parsed and checked field by field.
 enum ClientMessage: Equatable {
-    /// `environment`: the one this connection's states are rendered in from now on (default when absent).
-    case subscribe(story: String, environment: ViewEnvironment)
+    /// `environment`: the one this connection's states are rendered in from now on (default when absent);
+    /// `delta`: later states of the story in the default environment come as deltas.
+    case subscribe(story: String, environment: ViewEnvironment, delta: Bool)
     case unsubscribe(story: String)
     case replace(story: String, props: JSONValue, base: Int?, ref: String?)
     case patch(story: String, patch: JSONPatch, base: Int?, ref: String?)
@@ -56,7 +57,8 @@ enum ClientMessage: Equatable {
         guard case .string(let name) = type else { throw APIError(.badMessage, "type must be a string", path: "/type") }
         let ref = try reader.optionalString("ref")
         switch name {
-        case "subscribe": return .subscribe(story: try reader.string("story"), environment: try reader.environment())
+        case "subscribe":
+            return .subscribe(story: try reader.string("story"), environment: try reader.environment(), delta: try reader.optionalBool("delta") ?? false)
         case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
         case "replace":
             guard let props = fields["props"] else { throw APIError(.badMessage, "missing field props", path: "/props") }
@@ -161,6 +163,15 @@ struct FieldReader {
         } catch {
             throw APIError(.badEnvironment, error.message, path: "/environment" + error.path)
         }
+    }
+
+    /// A boolean member, or nil when absent; `null` is not a boolean and is refused.
+    func optionalBool(_ name: String) throws(APIError) -> Bool? {
+        guard let value = fields[name] else { return nil }
+        guard case .bool(let bool) = value else {
+            throw APIError(.badMessage, "\(name) must be true or false, found \(value.kindDescription)", path: "/\(name)")
+        }
+        return bool
     }
 
     /// An integer member, or nil when absent; `null` is not an integer and is refused.

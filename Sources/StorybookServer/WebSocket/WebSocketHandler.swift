@@ -46,8 +46,8 @@ struct WebSocketHandler {
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
         let source = ChangeSource.webSocket(connection.raw, author: presence.author(of: connection))
         switch message {
-        case .subscribe(let story, let environment):
-            switch hub.subscribe(connection, to: story, environment: environment) {
+        case .subscribe(let story, let environment, let delta):
+            switch hub.subscribe(connection, to: story, environment: environment, delta: delta) {
             case .success:
                 hub.sendState(of: story, to: connection)
                 presence.publish(story)

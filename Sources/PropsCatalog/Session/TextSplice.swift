@@ -1,0 +1,120 @@
+/// The one run of characters that differs between two strings: the common start and end are kept,
+/// what lies between is replaced. A `state` delta carries one per projection, so an edit of one
+/// row of a long list sends that row, not the whole text and HTML.
+///
+/// Offsets count UTF-16 code units, as JavaScript strings index; the run never splits a Unicode
+/// scalar (nor, in UTF-16, a surrogate pair).
+package struct TextSplice: Sendable, Equatable {
+    /// UTF-16 units kept from the start of the old string.
+    package let offset: Int
+    /// UTF-16 units of the old string replaced, after `offset`.
+    package let removed: Int
+    /// What replaces them.
+    package let inserted: String
+
+    package init(offset: Int, removed: Int, inserted: String) {
+        self.offset = offset
+        self.removed = removed
+        self.inserted = inserted
+    }
+
+    /// The splice that turns `old` into `new`: the longest common start, then the longest common end
+    /// in what is left, both on scalar boundaries. Compares eight bytes at a time.
+    package init(from old: String, to new: String) {
+        var old = old
+        var new = new
+        (offset, removed, inserted) = old.withUTF8 { oldBytes in
+            new.withUTF8 { newBytes in
+                let shorter = min(oldBytes.count, newBytes.count)
+                var prefix = Self.commonPrefix(oldBytes, newBytes, limit: shorter)
+                while prefix > 0, Self.isContinuation(oldBytes, at: prefix) || Self.isContinuation(newBytes, at: prefix) {
+                    prefix -= 1
+                }
+                var suffix = Self.commonSuffix(oldBytes, newBytes, limit: shorter - prefix)
+                while suffix > 0, Self.isContinuation(oldBytes, at: oldBytes.count - suffix) { suffix -= 1 }
+                let oldEnd = oldBytes.count - suffix
+                let newEnd = newBytes.count - suffix
+                return (
+                    Self.utf16Count(UnsafeBufferPointer(rebasing: oldBytes[..<prefix])),
+                    Self.utf16Count(UnsafeBufferPointer(rebasing: oldBytes[prefix..<oldEnd])),
+                    String(decoding: UnsafeBufferPointer(rebasing: newBytes[prefix..<newEnd]), as: UTF8.self)
+                )
+            }
+        }
+    }
+
+    /// Whether nothing changes.
+    package var isEmpty: Bool { removed == 0 && inserted.isEmpty }
+
+    /// `old` with the splice made, or nil when the splice does not fit it (a string other than the
+    /// one it was made from).
+    package func applied(to old: String) -> String? {
+        let units = old.utf16
+        guard offset >= 0, removed >= 0, offset + removed <= units.count,
+              let start = units.index(units.startIndex, offsetBy: offset, limitedBy: units.endIndex)?.samePosition(in: old.unicodeScalars),
+              let end = units.index(units.startIndex, offsetBy: offset + removed, limitedBy: units.endIndex)?.samePosition(in: old.unicodeScalars)
+        else { return nil }
+        var result = old
+        result.replaceSubrange(start..<end, with: inserted)
+        return result
+    }
+
+    // MARK: - Bytes
+
+    private static func isContinuation(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        index < bytes.count && bytes[index] & 0xC0 == 0x80
+    }
+
+    private static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        let rawA = UnsafeRawBufferPointer(a)
+        let rawB = UnsafeRawBufferPointer(b)
+        var index = 0
+        while index + 8 <= limit,
+              rawA.loadUnaligned(fromByteOffset: index, as: UInt64.self) == rawB.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+            index += 8
+        }
+        while index < limit, a[index] == b[index] { index += 1 }
+        return index
+    }
+
+    private static func commonSuffix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        let rawA = UnsafeRawBufferPointer(a)
+        let rawB = UnsafeRawBufferPointer(b)
+        var length = 0
+        while length + 8 <= limit,
+              rawA.loadUnaligned(fromByteOffset: a.count - length - 8, as: UInt64.self)
+                == rawB.loadUnaligned(fromByteOffset: b.count - length - 8, as: UInt64.self) {
+            length += 8
+        }
+        while length < limit, a[a.count - length - 1] == b[b.count - length - 1] { length += 1 }
+        return length
+    }
+
+    /// UTF-16 units of valid UTF-8: one per scalar, two for a scalar of four bytes. Counts the lead
+    /// bytes, eight bytes at a time.
+    private static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var count = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if word & high != 0 {
+                // Continuation bytes (10xxxxxx) add nothing; four-byte leads (11110xxx) add one more.
+                let continuation = word & high & ~(word << 1)
+                let fourByteLead = word & (word << 1) & (word << 2) & (word << 3) & high
+                count += 8 - continuation.nonzeroBitCount + fourByteLead.nonzeroBitCount
+            } else {
+                count += 8
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte & 0xC0 != 0x80 { count += 1 }
+            if byte >= 0xF0 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+}
