@@ -188,10 +188,11 @@ def http_get(port: int, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
 
 
 def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: float, subs: int = 100,
-                      window: int = 8, slow: int = 0, warmup: float = 0.4, story: str = STORY, path: str = "/name") -> dict:
+                      window: int = 8, slow: int = 0, warmup: float = 0.4, story: str = STORY, path: str = "/name",
+                      delta: bool = False) -> dict:
     argv = [str(BUILD / "loadclient"), "fanout", "--port", str(port), "--story", story, "--path", path, "--subs", str(subs),
             "--rate", str(rate), "--duration", str(duration), "--warmup", str(warmup), "--window", str(window),
-            "--slow", str(slow), "--pid", str(pid), "--label", label]
+            "--slow", str(slow), "--pid", str(pid), "--label", label] + (["--delta"] if delta else [])
     done = subprocess.run(argv, capture_output=True, text=True, timeout=duration + warmup + 90)
     if done.returncode != 0:
         raise RuntimeError(f"loadclient {label} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
@@ -423,13 +424,14 @@ def p1_large(args) -> dict:
         servers.append(sb)
         status, body = http_get(sb.port, f"/api/stories/{LARGE_STORY}")
         props_bytes = len(json.dumps(json.loads(body)["props"], separators=(",", ":"))) if status == 200 else None
-        probe = loadclient_fanout(sb.port, sb.pid, "probe-large", 10, 0.5, subs=1, warmup=0.2, story=LARGE_STORY, path=item)
+        # Subscribers take deltas, as the browser UI does: an edit of one item sends that item.
+        probe = loadclient_fanout(sb.port, sb.pid, "probe-large", 10, 0.5, subs=1, warmup=0.2, story=LARGE_STORY, path=item, delta=True)
         msg_bytes = int(round(probe["message_bytes_mean"])) or 1024
         bl = Server("baseline-large", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes)]).start()
         servers.append(bl)
         log(f"P1 large: {args.large_items} items, props {props_bytes} B, state message {msg_bytes} B, {args.large_rate:g} patches/s")
         out = fanout_rounds(args, "large", args.large_rate, [("baseline", bl, 0), ("storybook", sb, 0)],
-                            story=LARGE_STORY, path=item)
+                            story=LARGE_STORY, path=item, delta=True)
         # The server's own cost per patch, without the fan-out: one subscriber, the list against the
         # profile card on the same server (the same rounds, interleaved).
         # 5 patches/s: the list's patches (10-20 ms of CPU each) must not queue up behind each other on a
@@ -437,9 +439,9 @@ def p1_large(args) -> dict:
         single = {"list": [], "card": [], "rate": 5}
         for round_number in range(args.rounds):
             single["list"].append(loadclient_fanout(sb.port, sb.pid, f"storybook-large-1sub-{round_number + 1}", 5,
-                                                    args.p1_seconds, subs=1, story=LARGE_STORY, path=item))
+                                                    args.p1_seconds, subs=1, story=LARGE_STORY, path=item, delta=True))
             single["card"].append(loadclient_fanout(sb.port, sb.pid, f"storybook-card-1sub-{round_number + 1}", 5,
-                                                    args.p1_seconds, subs=1))
+                                                    args.p1_seconds, subs=1, delta=True))
         out["one_subscriber"] = single
         out.update({"items": args.large_items, "props_bytes": props_bytes, "message_bytes": msg_bytes,
                     "rate": args.large_rate, "path": item})
@@ -903,7 +905,7 @@ def build_rows(r: dict) -> list[dict]:
         paced_latency_rows(row, lbl, runs)
         cpu = paired(runs["storybook"], runs["baseline"], lambda x: x["server_cpu_us_per_delivery"], lower_is_better=True)
         row(f"{lbl}: server CPU per delivery", cpu["storybook"], "us", cpu["baseline"], note=(
-            f"{cpu['note']}; state message {large['message_bytes']} B (the baseline sends as many)"), given_ratio=cpu["ratio"])
+            f"{cpu['note']}; state delta {large['message_bytes']} B (subscribers take deltas; the baseline sends as many bytes)"), given_ratio=cpu["ratio"])
         single = large.get("one_subscriber")
         if single:
             note = "baseline column = the profile card on the same server, one subscriber, interleaved in the same rounds"

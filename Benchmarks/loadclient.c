@@ -7,13 +7,14 @@
  *
  *   loadclient fanout --port P --story ID [--path /name] [--subs 100] [--rate 200 | --rate 0 (flood)]
  *                     [--window 8] [--duration 10] [--warmup 1] [--drain 3]
- *                     [--slow 0] [--slow-rcvbuf 4096] [--renderers 0] [--pid SERVER_PID] [--label L]
+ *                     [--slow 0] [--slow-rcvbuf 4096] [--renderers 0] [--pid SERVER_PID] [--label L] [--delta]
  *       One editor sends JSON patches with ref "zq<seq>" to STORY (replacing the string at
  *       --path, /name by default, with "n<seq>"); every subscriber
  *       matches what it receives to the send time by that ref. Paced (--rate R per
  *       second, open loop) or flood (--rate 0: as fast as the server completes them,
  *       at most --window patches not yet seen by every subscriber). --slow K adds K
- *       subscribers with a small SO_RCVBUF that stop reading once subscribed.
+ *       subscribers with a small SO_RCVBUF that stop reading once subscribed. --delta makes
+ *       the subscribers ask for state deltas (the browser UI does; docs/protocol.md).
  *       --renderers K adds K renderers (docs/protocol.md, "Renderers"): each announces
  *       itself, shows STORY on itself and answers every state with a `rendered` text
  *       report of that version, as the headless renderer example does.
@@ -86,6 +87,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static int opt_port;
 static const char *opt_story = "profile-user-profile--default";
 static const char *opt_path = "/name";
+static int opt_delta; /* --delta: subscribers ask for state deltas (docs/protocol.md, "Deltas") */
 static const char *opt_subscribe;
 static const char *opt_subscribe_file;
 static char **sub_ids; /* --subscribe-file: one story per line, used round-robin */
@@ -633,8 +635,8 @@ static void on_handshake_bytes(conn *c, uint64_t t)
         send_text(c, msg);
     } else if (c->role == ROLE_SUB || c->role == ROLE_SLOW || (c->role == ROLE_IDLE && c->story)) {
         char msg[512];
-        snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"story\":\"%s\"}",
-                 c->role == ROLE_IDLE ? c->story : opt_story);
+        snprintf(msg, sizeof msg, "{\"type\":\"subscribe\",\"story\":\"%s\"%s}",
+                 c->role == ROLE_IDLE ? c->story : opt_story, opt_delta ? ",\"delta\":true" : "");
         send_text(c, msg);
     }
     parse_frames(c, t);
@@ -959,7 +961,7 @@ static void load_sub_ids(const char *path)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: loadclient fanout --port P [--story ID] [--path /name] [--subs N] [--rate R|0] [--window W] [--duration S]\n"
+            "usage: loadclient fanout --port P [--story ID] [--path /name] [--subs N] [--rate R|0] [--window W] [--duration S] [--delta]\n"
             "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--renderers K] [--pid PID] [--label L]\n"
             "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n");
     exit(2);
@@ -972,6 +974,10 @@ int main(int argc, char **argv)
     const char *mode = argv[1];
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--delta")) {
+            opt_delta = 1;
+            continue;
+        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             usage();
