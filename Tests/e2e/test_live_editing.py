@@ -358,3 +358,51 @@ def test_a_delta_that_does_not_fit_is_dropped_and_the_whole_state_asked_for_agai
     patch_item(list_server, 30, "Third")
     expect(preview(page).locator("text=Third")).to_have_count(1)
     assert_whole_state_shown(page, list_server)
+
+
+def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
+    """state-delta.js in the page: every operation the server's patches use, at the root, in arrays and
+    objects, keys that are not identifiers (`__proto__` stays a member), splices around surrogate pairs;
+    the state it starts from is left as it was, and a delta that does not fit is refused."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { applyDelta, applySplice, applyPatch } = await import('/js/state-delta.js');
+        const { parse } = await import('/js/json.js');
+        const before = parse('{"a": [1, 2, 3], "o": {"k": "v", "__proto__": {"x": 1}}, "n": 12345678901234567890}');
+        const snapshot = JSON.stringify(before);
+        const patched = applyPatch(before, [
+          { op: 'replace', path: '/a/1', value: 20 },
+          { op: 'add', path: '/a/3', value: 4 },
+          { op: 'remove', path: '/a/0' },
+          { op: 'add', path: '/o/__proto__', value: { y: 2 } },
+          { op: 'remove', path: '/o/k' },
+          { op: 'add', path: '/o/a~1b', value: true },
+        ]);
+        const refused = [];
+        for (const ops of [[{ op: 'remove', path: '/missing' }], [{ op: 'replace', path: '/a/9', value: 1 }], [{ op: 'move', from: '/a', path: '/b' }]]) {
+          try { applyPatch(before, ops); refused.push(false); } catch { refused.push(true); }
+        }
+        const state = { version: 3, props: before, text: 'a😀b', html: '<p>★</p>' };
+        const next = applyDelta(state, { type: 'state', story: 's', version: 4, base: 3, cause: { kind: 'patch' },
+          delta: { props: [{ op: 'replace', path: '', value: [1] }], text: { at: 1, remove: 2, insert: '😁' }, html: { at: 3, remove: 1, insert: '☆' } } });
+        let stale = false;
+        try { applyDelta(state, { version: 5, base: 4, delta: { props: [], text: { at: 0, remove: 0, insert: '' }, html: { at: 0, remove: 0, insert: '' } } }); } catch { stale = true; }
+        let otherEnvironment = false;
+        try { applyDelta({ ...state, environment: { locale: 'de-DE' } }, { version: 4, base: 3, delta: { props: [], text: { at: 0, remove: 0, insert: '' }, html: { at: 0, remove: 0, insert: '' } } }); } catch { otherEnvironment = true; }
+        let outside = false;
+        try { applySplice('abc', { at: 2, remove: 5, insert: '' }); } catch { outside = true; }
+        return {
+          a: patched.a, o: Object.entries(patched.o), ownProto: Object.prototype.hasOwnProperty.call(patched.o, '__proto__'),
+          prototypeUntouched: Object.getPrototypeOf(patched.o) === Object.prototype, big: String(patched.n),
+          unchanged: JSON.stringify(before) === snapshot, refused, next: { version: next.version, props: next.props, text: next.text, html: next.html, base: next.base, delta: next.delta },
+          stale, otherEnvironment, outside,
+        };
+    }""")
+    assert result["a"] == [20, 3, 4]
+    assert result["o"] == [["__proto__", {"y": 2}], ["a/b", True]]
+    assert result["ownProto"] and result["prototypeUntouched"]
+    assert result["big"] == "12345678901234567890"
+    assert result["unchanged"]
+    assert result["refused"] == [True, True, True]
+    assert result["next"] == {"version": 4, "props": [1], "text": "a😁b", "html": "<p>☆</p>", "base": None, "delta": None}  # (absent)
+    assert result["stale"] and result["otherEnvironment"] and result["outside"]
