@@ -9,7 +9,8 @@
 # (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
 # PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
 # LARGE=N profiles fanout on the story of `serve --synthetic-list N` (a list of N items, about 100 B
-# each), every patch replacing the title of item N/2 (the benchmark's P1 large row).
+# each), every patch replacing the title of item N/2 (the benchmark's P1 large row). DELTA=1 makes the
+# subscribers ask for state deltas (as the browser UI and the P1 large row do).
 # Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +74,7 @@ case $scenario in
   api) wrk -t1 -c4 -d"${seconds}s" "http://127.0.0.1:$port$api_path" ;;
   index) wrk -t1 -c2 -d"${seconds}s" "http://127.0.0.1:$port/api/index.json" ;;
   fanout) Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs "${SUBS:-100}" --rate "${RATE:-5}" --duration "$seconds" \
-            --warmup 1 --drain 20 --pid $pid --label callgrind ;;
+            --warmup 1 --drain 20 --pid $pid --label callgrind ${DELTA:+--delta} ;;
   idle) timeout $((seconds + 120)) Benchmarks/build/loadclient idle --port "$port" --conns 1000 --hold "$seconds" ;;
   *) echo "unknown scenario $scenario" >&2; exit 2 ;;
 esac

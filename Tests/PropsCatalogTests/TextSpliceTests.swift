@@ -65,6 +65,25 @@ import Testing
         }
     }
 
+    /// Long strings, so that whole chunks are compared at once on both ends, ASCII and not.
+    @Test(arguments: [false, true])
+    func editsOfLongStrings(ascii: Bool) {
+        var generator = SplitMix(seed: ascii ? 1 : 2)
+        let alphabet: [Character] = ascii ? ["a", "b", "<", ">", " ", "\""] : ["a", "é", "★", "😀", "<"]
+        let base = Array((0..<5_000).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+        for _ in 0..<200 {
+            var characters = base
+            let at = Int(generator.next() % UInt64(base.count))
+            let length = Int(generator.next() % 40)
+            characters.replaceSubrange(at..<min(base.count, at + length), with: (0..<Int(generator.next() % 30)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            let old = String(base)
+            let new = String(characters)
+            let splice = TextSplice(from: old, to: new)
+            #expect(javaScriptApply(splice, to: old) == Array(new.utf16))
+            #expect(splice.inserted.utf16.count <= 30 * 2)
+        }
+    }
+
     @Test func aSpliceThatDoesNotFitIsRefused() {
         #expect(TextSplice(offset: 5, removed: 1, inserted: "x").applied(to: "abc") == nil)
         #expect(TextSplice(offset: 1, removed: 0, inserted: "x").applied(to: "😀") == nil)  // inside a surrogate pair

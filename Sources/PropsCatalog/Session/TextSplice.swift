@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The one run of characters that differs between two strings: the common start and end are kept,
 /// what lies between is replaced. A `state` delta carries one per projection, so an edit of one
 /// row of a long list sends that row, not the whole text and HTML.
@@ -23,6 +29,8 @@ package struct TextSplice: Sendable, Equatable {
     package init(from old: String, to new: String) {
         var old = old
         var new = new
+        // An ASCII string (its UTF-16 count is its UTF-8 count, which Swift knows at once) needs no counting.
+        let oldIsASCII = old.utf16.count == old.utf8.count
         (offset, removed, inserted) = old.withUTF8 { oldBytes in
             new.withUTF8 { newBytes in
                 let shorter = min(oldBytes.count, newBytes.count)
@@ -34,6 +42,9 @@ package struct TextSplice: Sendable, Equatable {
                 while suffix > 0, Self.isContinuation(oldBytes, at: oldBytes.count - suffix) { suffix -= 1 }
                 let oldEnd = oldBytes.count - suffix
                 let newEnd = newBytes.count - suffix
+                if oldIsASCII {
+                    return (prefix, oldEnd - prefix, String(decoding: UnsafeBufferPointer(rebasing: newBytes[prefix..<newEnd]), as: UTF8.self))
+                }
                 return (
                     Self.utf16Count(UnsafeBufferPointer(rebasing: oldBytes[..<prefix])),
                     Self.utf16Count(UnsafeBufferPointer(rebasing: oldBytes[prefix..<oldEnd])),
@@ -65,28 +76,34 @@ package struct TextSplice: Sendable, Equatable {
         index < bytes.count && bytes[index] & 0xC0 == 0x80
     }
 
+    /// Bytes compared at once by `memcmp` before the exact position is looked for.
+    private static let chunk = 1024
+
     private static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-        let rawA = UnsafeRawBufferPointer(a)
-        let rawB = UnsafeRawBufferPointer(b)
+        guard let baseA = a.baseAddress, let baseB = b.baseAddress else { return 0 }
         var index = 0
+        while index + chunk <= limit, memcmp(baseA + index, baseB + index, chunk) == 0 { index += chunk }
+        let rawA = UnsafeRawPointer(baseA)
+        let rawB = UnsafeRawPointer(baseB)
         while index + 8 <= limit,
               rawA.loadUnaligned(fromByteOffset: index, as: UInt64.self) == rawB.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
             index += 8
         }
-        while index < limit, a[index] == b[index] { index += 1 }
+        while index < limit, baseA[index] == baseB[index] { index += 1 }
         return index
     }
 
     private static func commonSuffix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-        let rawA = UnsafeRawBufferPointer(a)
-        let rawB = UnsafeRawBufferPointer(b)
+        guard let baseA = a.baseAddress, let baseB = b.baseAddress else { return 0 }
+        let endA = baseA + a.count
+        let endB = baseB + b.count
         var length = 0
+        while length + chunk <= limit, memcmp(endA - length - chunk, endB - length - chunk, chunk) == 0 { length += chunk }
         while length + 8 <= limit,
-              rawA.loadUnaligned(fromByteOffset: a.count - length - 8, as: UInt64.self)
-                == rawB.loadUnaligned(fromByteOffset: b.count - length - 8, as: UInt64.self) {
+              UnsafeRawPointer(endA - length - 8).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(endB - length - 8).loadUnaligned(as: UInt64.self) {
             length += 8
         }
-        while length < limit, a[a.count - length - 1] == b[b.count - length - 1] { length += 1 }
+        while length < limit, (endA - length - 1).pointee == (endB - length - 1).pointee { length += 1 }
         return length
     }
 
