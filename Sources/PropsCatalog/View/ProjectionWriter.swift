@@ -67,6 +67,11 @@ struct ProjectionWriter {
         output += text
     }
 
+    /// The output size past which a container of the same kind as its match is not compared whole
+    /// but child by child: comparing a large container that differs somewhere, and then its children,
+    /// would compare its unchanged part once per level on the way down to the change.
+    static let wholeComparisonLimit = 2048
+
     /// Writes `node`: copies the output of `match` if its node is equal, calls `render` otherwise,
     /// which writes the node and returns its children's entries (offsets from the output's start).
     /// The entry returned has its offset from the output's start, its children's from its own.
@@ -74,7 +79,8 @@ struct ProjectionWriter {
         _ node: ViewNode, match: Match?, render: (inout ProjectionWriter, Match?) -> [RenderMemo.Entry]
     ) -> RenderMemo.Entry {
         let start = count
-        if let match, match.isEqual || match.node == node {
+        if let match, match.isEqual
+            || (match.entry.length <= Self.wholeComparisonLimit || match.ifSameKind(as: node) == nil) && match.node == node {
             copy(match.offset..<(match.offset + match.entry.length))
             reused += 1
             return RenderMemo.Entry(start: start, length: match.entry.length, children: match.entry.children)
