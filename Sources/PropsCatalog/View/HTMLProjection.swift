@@ -12,7 +12,7 @@ public enum HTMLProjection {
 
     /// The fragment for `nodes` and its memo, copying the lines of every node equal to the node at the
     /// same position in `previous` (a view, its fragment and that fragment's memo) instead of rendering them.
-    package static func fragment(
+    static func fragment(
         _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?
     ) -> (output: String, memo: RenderMemo) {
         var out = ProjectionWriter(previous: previous?.output ?? "")

@@ -1,5 +1,5 @@
 /// The output of one render of a projection, which copies the output of the nodes that equal their
-/// counterpart in the previous render (see ``RenderMemo``) instead of rendering them again.
+/// counterpart in the previous render (see `RenderMemo`) instead of rendering them again.
 ///
 /// A renderer calls ``node(_:match:render:)`` for every node with the previous node at the same
 /// position in the same context (depth, attributes passed down): the renderer decides which children
@@ -114,12 +114,12 @@ struct ProjectionWriter {
             return
         }
         let bytes = previous.utf8
-        output += previous[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)]
+        output.append(contentsOf: previous[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)])
     }
 }
 
 extension ViewNode {
-    /// The nodes a projection renders inside this one, in the order of ``RenderMemo`` entries.
+    /// The nodes a projection renders inside this one, in the order of `RenderMemo` entries.
     fileprivate var renderedChildren: [ViewNode] {
         switch self {
         case .stack(_, let children), .list(let children), .listItem(_, _, let children), .section(_, let children),

@@ -4,7 +4,7 @@
 /// the accessibility outline and the audit's findings are worked out from the view when asked for,
 /// so an edit does not pay for them (about 36k instructions a version for the profile card).
 /// Made from the previous version's projections, they copy the output of every node that did not
-/// change (see ``RenderMemo``), so an edit of one row of a long list renders that row, not the list.
+/// change (see `RenderMemo`), so an edit of one row of a long list renders that row, not the list.
 package struct Projections: Sendable, Equatable {
     /// The view the projections show.
     package let view: [ViewNode]
@@ -14,9 +14,9 @@ package struct Projections: Sendable, Equatable {
     package let html: String
 
     /// Where each node's output lies in `text`, for the next projections to copy from.
-    package let textMemo: RenderMemo
+    let textMemo: RenderMemo
     /// Where each node's output lies in `html`, for the next projections to copy from.
-    package let htmlMemo: RenderMemo
+    let htmlMemo: RenderMemo
 
     /// The projections of `view`, copying from `previous` the output of every node equal to the
     /// node at the same position in its view: the same text and HTML as rendering all of `view`.

@@ -5,7 +5,7 @@
 /// `.accessible` node has one child, the node it wraps). Offsets count UTF-8 bytes and an entry's
 /// `start` is relative to its parent's, so the entries of an unchanged subtree are shared as they
 /// are wherever its output moves. A few words per node: linear in the view, never a copy of the text.
-package struct RenderMemo: Sendable {
+struct RenderMemo: Sendable {
     /// The output of one node and of its children.
     struct Entry: Sendable {
         /// The first byte of the node's output, from its parent's first byte (from the output's start for a root).
@@ -19,7 +19,7 @@ package struct RenderMemo: Sendable {
     /// The roots' entries, with offsets from the start of the output.
     let roots: [Entry]
     /// How many nodes were rendered; the others' output was copied from the previous render.
-    package let rendered: Int
+    let rendered: Int
     /// How many subtrees had their output copied from the previous render (a copied subtree counts once).
-    package let reused: Int
+    let reused: Int
 }

@@ -11,7 +11,7 @@ public enum TextProjection {
 
     /// The outline of `nodes` and its memo, copying the lines of every node equal to the node at the
     /// same position in `previous` (a view, its outline and that outline's memo) instead of rendering them.
-    package static func render(
+    static func render(
         _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?
     ) -> (output: String, memo: RenderMemo) {
         var out = ProjectionWriter(previous: previous?.output ?? "")
