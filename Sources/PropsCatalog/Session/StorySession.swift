@@ -180,7 +180,7 @@ package struct StorySession: Sendable {
         if undoStack.count > history.capacity { undoStack.removeFirst(undoStack.count - history.capacity) }
         version = previous + 1
         props = prepared.validated.props
-        projections = Projections(prepared.validated.view)
+        projections = Projections(prepared.validated.view, reusing: projections)
         history.record(entry, props: props)
         return Change(storyID: story.id, version: version, props: props, projections: projections, entry: entry)
     }

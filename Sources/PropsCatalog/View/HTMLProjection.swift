@@ -7,9 +7,20 @@
 public enum HTMLProjection {
     /// The fragment for `nodes`, ending with a newline.
     public static func fragment(_ nodes: [ViewNode]) -> String {
-        var out = ""
-        for node in nodes { append(node, depth: 0, to: &out) }
-        return out
+        fragment(nodes, reusing: nil).output
+    }
+
+    /// The fragment for `nodes` and its memo, copying the lines of every node equal to the node at the
+    /// same position in `previous` (a view, its fragment and that fragment's memo) instead of rendering them.
+    static func fragment(
+        _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?
+    ) -> (output: String, memo: RenderMemo) {
+        var out = ProjectionWriter(previous: previous?.output ?? "")
+        let roots = nodes.indices.map { index in
+            let match = previous.flatMap { ProjectionWriter.Match.align(index, of: nodes, old: $0.view, entries: $0.memo.roots, base: 0) }
+            return append(nodes[index], depth: 0, match: match, to: &out)
+        }
+        return out.finish(roots: roots)
     }
 
     /// A complete standalone document: doctype, charset, a small inline stylesheet and the fragment.
@@ -86,80 +97,110 @@ public enum HTMLProjection {
         return rules
     }
 
-    private static func append(_ node: ViewNode, depth: Int, to out: inout String, attributes extra: String = "") {
-        let indent = String(repeating: "  ", count: depth)
-        func line(_ text: String) { out += indent + text + "\n" }
-        func children(_ nodes: [ViewNode]) {
-            for child in nodes { append(child, depth: depth + 1, to: &out) }
-        }
-        switch node {
-        case .stack(let axis, let nodes):
-            line("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>")
-            children(nodes)
-            line("</div>")
-        case .text(let text):
-            line("<p class=\"sb-text\"\(extra)>\(escape(text))</p>")
-        case .heading(let text, let level):
-            line("<h\(level)\(extra)>\(escape(text))</h\(level)>")
-        case .button(let label, let command):
-            line("<button type=\"button\"\(commandAttribute(command))\(extra)>\(escape(label))</button>")
-        case .iconButton(let icon, let command):
-            line("<button type=\"button\" class=\"sb-icon-button\" data-icon=\"\(escape(icon))\"\(commandAttribute(command))\(extra)>"
-                + "<span class=\"sb-icon\" aria-hidden=\"true\">\(escape(glyph(icon)))</span></button>")
-        case .textField(let label, let value, let isSecure, let command):
-            let type = isSecure ? "password" : "text"
-            line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                + "<input type=\"\(type)\" value=\"\(escape(value))\"\(commandAttribute(command))\(extra)></label>")
-        case .toggle(let label, let isOn, let command):
-            line("<label class=\"sb-toggle\"><input type=\"checkbox\" role=\"switch\"\(isOn ? " checked" : "")"
-                + "\(commandAttribute(command))\(extra)><span>\(escape(label))</span></label>")
-        case .list(let items):
-            line("<ul class=\"sb-list\"\(extra)>")
-            children(items)
-            line("</ul>")
-        case .listItem(let isSelected, let command, let nodes):
-            let selected = isSelected ? " data-selected=\"true\"" : ""
-            guard command != nil else {
-                line("<li class=\"sb-item\"\(selected)\(extra)>")
-                children(nodes)
-                line("</li>")
-                break
+    /// Writes the element of `node` at `depth` with `extra` attributes; `match` is the previous node at
+    /// the same position, depth and attributes.
+    private static func append(
+        _ node: ViewNode, depth: Int, match: ProjectionWriter.Match?, to out: inout ProjectionWriter, attributes extra: String = ""
+    ) -> RenderMemo.Entry {
+        out.node(node, match: match) { out, match in
+            let indent = String(repeating: "  ", count: depth)
+            func line(_ text: String) { out.append(indent + text + "\n") }
+            func children(_ nodes: [ViewNode], previous: ProjectionWriter.Match? = match?.ifSameKind(as: node)) -> [RenderMemo.Entry] {
+                nodes.indices.map { index in append(nodes[index], depth: depth + 1, match: previous?.child(index, of: nodes), to: &out) }
             }
-            // A row that does something is a button named by its content; controls inside stay beside it.
-            line("<li class=\"sb-item\"\(selected)>")
-            line("  <div class=\"sb-row\" role=\"button\" tabindex=\"0\"\(isSelected ? " aria-current=\"true\"" : "")\(commandAttribute(command))\(extra)>")
-            for child in nodes where !child.isControl { append(child, depth: depth + 2, to: &out) }
-            line("  </div>")
-            for child in nodes where child.isControl { append(child, depth: depth + 1, to: &out) }
-            line("</li>")
-        case .image(let url, let alt):
-            let source = isSafeImageURL(url) ? " src=\"\(escape(url))\"" : ""
-            // No alt at all when there is no text alternative: `alt=""` would claim the image is decorative.
-            let alternative = alt.isEmpty && !extra.contains(" alt=") && !extra.contains(" aria-label=") ? "" : " alt=\"\(escape(alt))\""
-            line("<img class=\"sb-image\"\(source)\(extra.contains(" alt=") ? "" : alternative)\(extra)>")
-        case .progress(let label, let fraction):
-            if let fraction {
+            switch node {
+            case .stack(let axis, let nodes):
+                line("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>")
+                let entries = children(nodes)
+                line("</div>")
+                return entries
+            case .text(let text):
+                line("<p class=\"sb-text\"\(extra)>\(escape(text))</p>")
+            case .heading(let text, let level):
+                line("<h\(level)\(extra)>\(escape(text))</h\(level)>")
+            case .button(let label, let command):
+                line("<button type=\"button\"\(commandAttribute(command))\(extra)>\(escape(label))</button>")
+            case .iconButton(let icon, let command):
+                line("<button type=\"button\" class=\"sb-icon-button\" data-icon=\"\(escape(icon))\"\(commandAttribute(command))\(extra)>"
+                    + "<span class=\"sb-icon\" aria-hidden=\"true\">\(escape(glyph(icon)))</span></button>")
+            case .textField(let label, let value, let isSecure, let command):
+                let type = isSecure ? "password" : "text"
                 line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                    + "<progress max=\"1\" value=\"\(JSONValue.format(fraction))\"\(extra)>\(Int((fraction * 100).rounded()))%</progress></label>")
-            } else {
-                line("<p class=\"sb-spinner\" role=\"status\"\(extra)>\(escape(label))</p>")
+                    + "<input type=\"\(type)\" value=\"\(escape(value))\"\(commandAttribute(command))\(extra)></label>")
+            case .toggle(let label, let isOn, let command):
+                line("<label class=\"sb-toggle\"><input type=\"checkbox\" role=\"switch\"\(isOn ? " checked" : "")"
+                    + "\(commandAttribute(command))\(extra)><span>\(escape(label))</span></label>")
+            case .list(let items):
+                line("<ul class=\"sb-list\"\(extra)>")
+                let entries = children(items)
+                line("</ul>")
+                return entries
+            case .listItem(let isSelected, let command, let nodes):
+                let selected = isSelected ? " data-selected=\"true\"" : ""
+                guard command != nil else {
+                    line("<li class=\"sb-item\"\(selected)\(extra)>")
+                    // the previous item's children were where these go only if it had no command either
+                    let previous: ProjectionWriter.Match? = if case .listItem(_, nil, _)? = match?.node { match } else { nil }
+                    let entries = children(nodes, previous: previous)
+                    line("</li>")
+                    return entries
+                }
+                // A row that does something is a button named by its content; controls inside stay beside it.
+                line("<li class=\"sb-item\"\(selected)>")
+                line("  <div class=\"sb-row\" role=\"button\" tabindex=\"0\"\(isSelected ? " aria-current=\"true\"" : "")\(commandAttribute(command))\(extra)>")
+                var entries = [RenderMemo.Entry](repeating: RenderMemo.Entry(start: 0, length: 0, children: []), count: nodes.count)
+                // the previous item's children were where these go if it had a command too and each was as much a control
+                let previous: ProjectionWriter.Match? = if case .listItem(_, .some, _)? = match?.node { match } else { nil }
+                func child(_ index: Int) -> ProjectionWriter.Match? {
+                    previous?.child(index, of: nodes).flatMap { $0.node.isControl == nodes[index].isControl ? $0 : nil }
+                }
+                for (index, node) in nodes.enumerated() where !node.isControl {
+                    entries[index] = append(node, depth: depth + 2, match: child(index), to: &out)
+                }
+                line("  </div>")
+                for (index, node) in nodes.enumerated() where node.isControl {
+                    entries[index] = append(node, depth: depth + 1, match: child(index), to: &out)
+                }
+                line("</li>")
+                return entries
+            case .image(let url, let alt):
+                let source = isSafeImageURL(url) ? " src=\"\(escape(url))\"" : ""
+                // No alt at all when there is no text alternative: `alt=""` would claim the image is decorative.
+                let alternative = alt.isEmpty && !extra.contains(" alt=") && !extra.contains(" aria-label=") ? "" : " alt=\"\(escape(alt))\""
+                line("<img class=\"sb-image\"\(source)\(extra.contains(" alt=") ? "" : alternative)\(extra)>")
+            case .progress(let label, let fraction):
+                if let fraction {
+                    line("<label class=\"sb-field\"><span>\(escape(label))</span>"
+                        + "<progress max=\"1\" value=\"\(JSONValue.format(fraction))\"\(extra)>\(Int((fraction * 100).rounded()))%</progress></label>")
+                } else {
+                    line("<p class=\"sb-spinner\" role=\"status\"\(extra)>\(escape(label))</p>")
+                }
+            case .badge(let text, let tone):
+                line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\"\(extra)>\(escape(text))</span>")
+            case .section(let title, let nodes):
+                line("<section class=\"sb-section\"\(extra)>")
+                line("  <h3>\(escape(title))</h3>")
+                let entries = children(nodes)
+                line("</section>")
+                return entries
+            case .divider:
+                line("<hr class=\"sb-divider\"\(extra)>")
+            case .component(let title, let nodes):
+                line("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>")
+                line("  <span class=\"sb-component-title\">\(escape(title))</span>")
+                let entries = children(nodes)
+                line("</div>")
+                return entries
+            case .accessible(let info, let wrapped):
+                let attributes = accessibilityAttributes(info, for: wrapped)
+                // the previous node's wrapped node had the same attributes only if it had the same accessibility attributes
+                var previous: ProjectionWriter.Match?
+                if case .accessible(let oldInfo, let oldWrapped)? = match?.node, accessibilityAttributes(oldInfo, for: oldWrapped) == attributes {
+                    previous = match?.child(0, of: [wrapped])
+                }
+                return [append(wrapped, depth: depth, match: previous, to: &out, attributes: attributes + extra)]
             }
-        case .badge(let text, let tone):
-            line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\"\(extra)>\(escape(text))</span>")
-        case .section(let title, let nodes):
-            line("<section class=\"sb-section\"\(extra)>")
-            line("  <h3>\(escape(title))</h3>")
-            children(nodes)
-            line("</section>")
-        case .divider:
-            line("<hr class=\"sb-divider\"\(extra)>")
-        case .component(let title, let nodes):
-            line("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>")
-            line("  <span class=\"sb-component-title\">\(escape(title))</span>")
-            children(nodes)
-            line("</div>")
-        case .accessible(let info, let wrapped):
-            append(wrapped, depth: depth, to: &out, attributes: accessibilityAttributes(info, for: wrapped) + extra)
+            return []
         }
     }
 

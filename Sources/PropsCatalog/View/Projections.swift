@@ -3,6 +3,8 @@
 /// The text and HTML are rendered when the projections are made (every live version sends them);
 /// the accessibility outline and the audit's findings are worked out from the view when asked for,
 /// so an edit does not pay for them (about 36k instructions a version for the profile card).
+/// Made from the previous version's projections, they copy the output of every node that did not
+/// change (see `RenderMemo`), so an edit of one row of a long list renders that row, not the list.
 package struct Projections: Sendable, Equatable {
     /// The view the projections show.
     package let view: [ViewNode]
@@ -11,10 +13,22 @@ package struct Projections: Sendable, Equatable {
     /// The HTML fragment.
     package let html: String
 
-    package init(_ view: [ViewNode]) {
+    /// Where each node's output lies in `text`, for the next projections to copy from.
+    let textMemo: RenderMemo
+    /// Where each node's output lies in `html`, for the next projections to copy from.
+    let htmlMemo: RenderMemo
+
+    /// The projections of `view`, copying from `previous` the output of every node equal to the
+    /// node at the same position in its view: the same text and HTML as rendering all of `view`.
+    package init(_ view: [ViewNode], reusing previous: Projections? = nil) {
         self.view = view
-        text = TextProjection.render(view)
-        html = HTMLProjection.fragment(view)
+        (text, textMemo) = TextProjection.render(view, reusing: previous.map { ($0.view, $0.text, $0.textMemo) })
+        (html, htmlMemo) = HTMLProjection.fragment(view, reusing: previous.map { ($0.view, $0.html, $0.htmlMemo) })
+    }
+
+    /// Projections are equal when they show the same view the same way; how they were rendered does not matter.
+    package static func == (lhs: Projections, rhs: Projections) -> Bool {
+        lhs.view == rhs.view && lhs.text == rhs.text && lhs.html == rhs.html
     }
 
     /// The accessibility outline: what a screen reader announces.

@@ -6,60 +6,76 @@
 public enum TextProjection {
     /// The outline of `nodes`, ending with a newline.
     public static func render(_ nodes: [ViewNode]) -> String {
-        var lines: [String] = []
-        for node in nodes { append(node, depth: 0, to: &lines) }
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        render(nodes, reusing: nil).output
     }
 
-    private static func append(_ node: ViewNode, depth: Int, to lines: inout [String]) {
-        let indent = String(repeating: "  ", count: depth)
-        func line(_ text: String) { lines.append(indent + text) }
-        func children(_ nodes: [ViewNode]) {
-            for child in nodes { append(child, depth: depth + 1, to: &lines) }
+    /// The outline of `nodes` and its memo, copying the lines of every node equal to the node at the
+    /// same position in `previous` (a view, its outline and that outline's memo) instead of rendering them.
+    static func render(
+        _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?
+    ) -> (output: String, memo: RenderMemo) {
+        var out = ProjectionWriter(previous: previous?.output ?? "")
+        let roots = nodes.indices.map { index in
+            let match = previous.flatMap { ProjectionWriter.Match.align(index, of: nodes, old: $0.view, entries: $0.memo.roots, base: 0) }
+            return append(nodes[index], depth: 0, match: match, to: &out)
         }
-        switch node {
-        case .stack(let axis, let nodes):
-            line(axis == .vertical ? "vstack" : "hstack")
-            children(nodes)
-        case .text(let text):
-            line("text \(quote(text))")
-        case .heading(let text, let level):
-            line("heading\(level) \(quote(text))")
-        case .button(let label, let command):
-            line("button \(quote(label))\(arrow(command))")
-        case .textField(let label, let value, let isSecure, let command):
-            let shown = isSecure ? String(repeating: "•", count: value.count) : value
-            line("\(isSecure ? "securefield" : "textfield") \(quote(label)) = \(quote(shown))\(arrow(command))")
-        case .toggle(let label, let isOn, let command):
-            line("toggle \(quote(label)) \(isOn ? "on" : "off")\(arrow(command))")
-        case .list(let items):
-            line("list (\(items.count) \(items.count == 1 ? "item" : "items"))")
-            children(items)
-        case .listItem(let isSelected, let command, let nodes):
-            line("item\(isSelected ? " (selected)" : "")\(arrow(command))")
-            children(nodes)
-        case .image(let url, let alt):
-            line("image \(quote(alt)) <\(escape(url))>")
-        case .progress(let label, let fraction):
-            if let fraction {
-                line("progress \(quote(label)) \(Int((fraction * 100).rounded()))%")
-            } else {
-                line("spinner \(quote(label))")
+        return out.finish(roots: roots)
+    }
+
+    /// Writes the lines of `node` at `depth`; `match` is the previous node at the same position and depth.
+    private static func append(_ node: ViewNode, depth: Int, match: ProjectionWriter.Match?, to out: inout ProjectionWriter) -> RenderMemo.Entry {
+        out.node(node, match: match) { out, match in
+            let indent = String(repeating: "  ", count: depth)
+            func line(_ text: String) { out.append(indent + text + "\n") }
+            func children(_ nodes: [ViewNode], depth: Int) -> [RenderMemo.Entry] {
+                let match = match?.ifSameKind(as: node)
+                return nodes.indices.map { index in append(nodes[index], depth: depth, match: match?.child(index, of: nodes), to: &out) }
             }
-        case .badge(let text, let tone):
-            line("badge \(quote(text))\(tone == .neutral ? "" : " (\(tone.rawValue))")")
-        case .section(let title, let nodes):
-            line("section \(quote(title))")
-            children(nodes)
-        case .divider:
-            line("divider")
-        case .component(let title, let nodes):
-            line("component \(quote(title))")
-            children(nodes)
-        case .iconButton(let icon, let command):
-            line("button icon \(quote(icon))\(arrow(command))")
-        case .accessible(_, let wrapped):
-            append(wrapped, depth: depth, to: &lines)  // what it shows; the accessibility outline has the rest
+            switch node {
+            case .stack(let axis, let nodes):
+                line(axis == .vertical ? "vstack" : "hstack")
+                return children(nodes, depth: depth + 1)
+            case .text(let text):
+                line("text \(quote(text))")
+            case .heading(let text, let level):
+                line("heading\(level) \(quote(text))")
+            case .button(let label, let command):
+                line("button \(quote(label))\(arrow(command))")
+            case .textField(let label, let value, let isSecure, let command):
+                let shown = isSecure ? String(repeating: "•", count: value.count) : value
+                line("\(isSecure ? "securefield" : "textfield") \(quote(label)) = \(quote(shown))\(arrow(command))")
+            case .toggle(let label, let isOn, let command):
+                line("toggle \(quote(label)) \(isOn ? "on" : "off")\(arrow(command))")
+            case .list(let items):
+                line("list (\(items.count) \(items.count == 1 ? "item" : "items"))")
+                return children(items, depth: depth + 1)
+            case .listItem(let isSelected, let command, let nodes):
+                line("item\(isSelected ? " (selected)" : "")\(arrow(command))")
+                return children(nodes, depth: depth + 1)
+            case .image(let url, let alt):
+                line("image \(quote(alt)) <\(escape(url))>")
+            case .progress(let label, let fraction):
+                if let fraction {
+                    line("progress \(quote(label)) \(Int((fraction * 100).rounded()))%")
+                } else {
+                    line("spinner \(quote(label))")
+                }
+            case .badge(let text, let tone):
+                line("badge \(quote(text))\(tone == .neutral ? "" : " (\(tone.rawValue))")")
+            case .section(let title, let nodes):
+                line("section \(quote(title))")
+                return children(nodes, depth: depth + 1)
+            case .divider:
+                line("divider")
+            case .component(let title, let nodes):
+                line("component \(quote(title))")
+                return children(nodes, depth: depth + 1)
+            case .iconButton(let icon, let command):
+                line("button icon \(quote(icon))\(arrow(command))")
+            case .accessible(_, let wrapped):
+                return children([wrapped], depth: depth)  // what it shows; the accessibility outline has the rest
+            }
+            return []
         }
     }
 

@@ -2,12 +2,13 @@ import PropsCatalog
 
 extension StorySession {
     /// The live version's projections in `environment`: the session's own in the default one,
-    /// rendered from the live props otherwise.
+    /// rendered from the live props otherwise, copying the output of the nodes the environment
+    /// does not change from the session's own.
     func projections(in environment: ViewEnvironment) -> Projections {
         guard !environment.isStandard, case .success(let validated) = story.component.validate(props, in: environment) else {
             return projections
         }
-        return Projections(validated.view)
+        return Projections(validated.view, reusing: projections)
     }
 
     /// `GET /api/stories/{id}/audit`: `{"story", "level", "version", "findings", "elements"}`, the live

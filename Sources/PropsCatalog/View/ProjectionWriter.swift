@@ -1,0 +1,134 @@
+/// The output of one render of a projection, which copies the output of the nodes that equal their
+/// counterpart in the previous render (see `RenderMemo`) instead of rendering them again.
+///
+/// A renderer calls ``node(_:match:render:)`` for every node with the previous node at the same
+/// position in the same context (depth, attributes passed down): the renderer decides which children
+/// match, because only it knows where it puts them. Adjacent copies are joined into one.
+struct ProjectionWriter {
+    /// A node of the previous render, with its memo entry and where its output starts in the previous output.
+    struct Match {
+        let node: ViewNode
+        let entry: RenderMemo.Entry
+        let offset: Int
+        /// Whether `node` is already known to equal the new node.
+        var isEqual = false
+
+        /// The match of the roots, or of children, at `index` of `nodes`, among the previous `old` ones
+        /// (with their entries, offsets from `base`): the one at the same index, or, when the counts differ
+        /// (an insertion or a removal), the one at the same distance from the end if that one is equal.
+        static func align(_ index: Int, of nodes: [ViewNode], old: [ViewNode], entries: [RenderMemo.Entry], base: Int) -> Match? {
+            guard old.count == entries.count else { return nil }
+            func match(_ oldIndex: Int, isEqual: Bool) -> Match {
+                Match(node: old[oldIndex], entry: entries[oldIndex], offset: base + entries[oldIndex].start, isEqual: isEqual)
+            }
+            guard old.count != nodes.count else { return index < old.count ? match(index, isEqual: false) : nil }
+            if index < old.count, old[index] == nodes[index] { return match(index, isEqual: true) }
+            let fromEnd = index - nodes.count + old.count
+            if old.indices.contains(fromEnd), old[fromEnd] == nodes[index] { return match(fromEnd, isEqual: true) }
+            return index < old.count ? match(index, isEqual: false) : nil
+        }
+
+        /// The match of the child at `index` of `children`, the new node's children.
+        func child(_ index: Int, of children: [ViewNode]) -> Match? {
+            Match.align(index, of: children, old: node.renderedChildren, entries: entry.children, base: offset)
+        }
+
+        /// This match if its node is the same kind of container as `node` (so its children were put at
+        /// the same depth), nil otherwise.
+        func ifSameKind(as node: ViewNode) -> Match? {
+            switch (node, self.node) {
+            case (.stack, .stack), (.list, .list), (.listItem, .listItem), (.section, .section), (.component, .component),
+                 (.accessible, .accessible):
+                self
+            default:
+                nil
+            }
+        }
+    }
+
+    /// The previous render's output, which copies come from.
+    private let previous: String
+    private var output = ""
+    /// A copy not made yet, so that the next one can join it: a range of `previous`'s bytes.
+    private var pending: Range<Int>?
+    private var rendered = 0
+    private var reused = 0
+
+    init(previous: String = "") {
+        self.previous = previous
+    }
+
+    /// The bytes written so far.
+    var count: Int { output.utf8.count + (pending?.count ?? 0) }
+
+    /// Appends rendered text.
+    mutating func append(_ text: String) {
+        flush()
+        output += text
+    }
+
+    /// The output size past which a container of the same kind as its match is not compared whole
+    /// but child by child: comparing a large container that differs somewhere, and then its children,
+    /// would compare its unchanged part once per level on the way down to the change.
+    static let wholeComparisonLimit = 2048
+
+    /// Writes `node`: copies the output of `match` if its node is equal, calls `render` otherwise,
+    /// which writes the node and returns its children's entries (offsets from the output's start).
+    /// The entry returned has its offset from the output's start, its children's from its own.
+    mutating func node(
+        _ node: ViewNode, match: Match?, render: (inout ProjectionWriter, Match?) -> [RenderMemo.Entry]
+    ) -> RenderMemo.Entry {
+        let start = count
+        if let match, match.isEqual
+            || (match.entry.length <= Self.wholeComparisonLimit || match.ifSameKind(as: node) == nil) && match.node == node {
+            copy(match.offset..<(match.offset + match.entry.length))
+            reused += 1
+            return RenderMemo.Entry(start: start, length: match.entry.length, children: match.entry.children)
+        }
+        rendered += 1
+        var children = render(&self, match)
+        for index in children.indices { children[index].start -= start }
+        return RenderMemo.Entry(start: start, length: count - start, children: children)
+    }
+
+    /// The output and its memo, with `roots` the roots' entries.
+    consuming func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
+        flush()
+        return (output, RenderMemo(roots: roots, rendered: rendered, reused: reused))
+    }
+
+    private mutating func copy(_ range: Range<Int>) {
+        if let pending, pending.upperBound == range.lowerBound {
+            self.pending = pending.lowerBound..<range.upperBound
+        } else {
+            flush()
+            pending = range
+        }
+    }
+
+    private mutating func flush() {
+        guard let range = pending else { return }
+        pending = nil
+        if output.isEmpty && range == 0..<previous.utf8.count {
+            output = previous  // the whole previous output: shared, not copied
+            return
+        }
+        let bytes = previous.utf8
+        output.append(contentsOf: previous[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)])
+    }
+}
+
+extension ViewNode {
+    /// The nodes a projection renders inside this one, in the order of `RenderMemo` entries.
+    fileprivate var renderedChildren: [ViewNode] {
+        switch self {
+        case .stack(_, let children), .list(let children), .listItem(_, _, let children), .section(_, let children),
+             .component(_, let children):
+            children
+        case .accessible(_, let wrapped):
+            [wrapped]
+        default:
+            []
+        }
+    }
+}
