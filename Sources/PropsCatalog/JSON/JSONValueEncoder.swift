@@ -77,8 +77,10 @@ private final class EncodingNode {
 
     private(set) var kind = Kind.empty
     private var value = JSONValue.null
-    /// The object's members that are values; `nestedMembers` has the others (disjoint keys).
-    private var members: [String: JSONValue] = [:]
+    /// The object's members that are values, in the order they were set (a key set again wins
+    /// with its last value); `nestedMembers` has the others (keys not in `members`). A dictionary
+    /// is made once, of the right size, when the node is frozen.
+    private var members: [(key: String, value: JSONValue)] = []
     private var nestedMembers: [String: EncodingNode] = [:]
     /// The array's elements, a placeholder at each position `nestedElements` fills.
     private(set) var elements: [JSONValue] = []
@@ -89,8 +91,8 @@ private final class EncodingNode {
         case .empty: return .object([:])
         case .value: return value
         case .object:
-            guard !nestedMembers.isEmpty else { return .object(members) }
-            var all = members
+            var all = [String: JSONValue](minimumCapacity: members.count + nestedMembers.count)
+            for (key, value) in members { all[key] = value }
             for (key, node) in nestedMembers { all[key] = node.frozen }
             return .object(all)
         case .array:
@@ -111,7 +113,8 @@ private final class EncodingNode {
     func makeObject() {
         guard kind != .object else { return }
         kind = .object
-        members = [:]
+        members = []
+        members.reserveCapacity(8)
         nestedMembers = [:]
     }
 
@@ -126,7 +129,7 @@ private final class EncodingNode {
     /// Sets the member `key` of this object (which takes over a nested node's place, as its value).
     func set(_ value: JSONValue, forKey key: String) {
         precondition(kind == .object, "keyed container over a non-object")
-        if let node = nestedMembers[key] { node.set(value) } else { members[key] = value }
+        if !nestedMembers.isEmpty, let node = nestedMembers[key] { node.set(value) } else { members.append((key, value)) }
     }
 
     /// The node of the member `key` of this object, made (holding the member's value, if any) when there is none.
@@ -134,7 +137,10 @@ private final class EncodingNode {
         precondition(kind == .object, "keyed container over a non-object")
         if let existing = nestedMembers[key] { return existing }
         let child = EncodingNode()
-        if let value = members.removeValue(forKey: key) { child.set(value) }
+        if let last = members.lastIndex(where: { $0.key == key }) {
+            child.set(members[last].value)
+            members.removeAll { $0.key == key }
+        }
         nestedMembers[key] = child
         return child
     }
