@@ -101,10 +101,11 @@ extension PropsDecoding {
 
     /// The same UTF-8 bytes, where `==` would also take a canonically equivalent spelling.
     private static func hasSameBytes(_ first: String, _ second: String) -> Bool {
-        var first = first, second = second
-        return first.withUTF8 { a in
-            second.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) }
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { a in
+            second.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
         }
+        return compared.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
     }
 
     private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer, reordered: Set<JSONPointer>) -> PropsError? {
