@@ -290,6 +290,77 @@ import Testing
             #expect(ISO8601.date(from: written) == parsed)
         }
     }
+
+    // MARK: The sent value kept as it is
+
+    struct Shelf: Codable, Sendable, Equatable {
+        struct Book: Codable, Sendable, Equatable {
+            var title: String
+            var tags: [String]
+            var rating: Double
+        }
+        var books: [Book]
+        var note: String?
+    }
+
+    static let shelf = Component<Shelf>("Test/Shelf") { props in Text("\(props.books.count) books") }
+        .variant("Default", Shelf(books: (0..<20).map { .init(title: "Book \($0)", tags: ["t\($0)", "x"], rating: 0.5) }, note: nil))
+
+    private func shelfSession() throws -> StorySession {
+        let catalog = try Catalog([AnyComponent(Self.shelf)])
+        return try StorySession(story: #require(catalog.story(id: "test-shelf--default")))
+    }
+
+    /// The storage of an array: the same address for two arrays that share it.
+    private func storage(_ array: [JSONValue]?) -> UnsafeRawPointer? {
+        array?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test func equalityAndTheDiffStopAtSharedStorage() {
+        // NaN is not equal to itself: only a comparison that stops at shared storage finds these equal.
+        let list: JSONValue = [.double(.nan)]
+        let object: JSONValue = ["x": .double(.nan)]
+        #expect(list == list)
+        #expect(object == object)
+        #expect(list != [.double(.nan)])
+        #expect(object != ["x": .double(.nan)])
+        let shared: JSONValue = ["list": list, "object": object]
+        #expect(JSONPatch.diff(from: shared, to: ["list": list, "object": object]).operations.isEmpty)
+        #expect(JSONPatch.diff(from: shared, to: ["list": [.double(.nan)], "object": ["x": .double(.nan)]]).operations.count == 2)
+    }
+
+    @Test func anEditKeptExactlyIsTheLivePropsAndSharesTheUntouchedStorage() throws {
+        var session = try shelfSession()
+        let before = session.props
+        guard case .changed(let change) = try session.replacing("/books/7/title", with: #""Moby""#).get() else {
+            Issue.record("the edit changed nothing")
+            return
+        }
+        #expect(change.entry.patch == JSONPatch(operations: [.replace(path: try JSONPointer(parsing: "/books/7/title"), value: "Moby")]))
+        #expect(change.props == (try JSONValueEncoder().encode(PropsDecoding.decode(Shelf.self, from: change.props))))
+        // The books the patch left alone are the very storage of the props before it.
+        for index in [0, 6, 8, 19] {
+            let old = before["books"]?.arrayValue?[index]["tags"]?.arrayValue
+            #expect(storage(session.props["books"]?.arrayValue?[index]["tags"]?.arrayValue) == storage(old))
+        }
+    }
+
+    @Test func anEditKeptOnlyUpToSpellingIsTheCanonicalProps() throws {
+        var session = try shelfSession()
+        let before = session.props
+        // 1 for the double 1.0: the same value, in another form than the encoder writes.
+        guard case .changed(let change) = try session.replacing("/books/7/rating", with: "1").get() else {
+            Issue.record("the edit changed nothing")
+            return
+        }
+        #expect(change.props["books"]?.arrayValue?[7]["rating"] == .double(1))
+        #expect(change.entry.patch == JSONPatch(operations: [.replace(path: try JSONPointer(parsing: "/books/7/rating"), value: .double(1))]))
+        let old = before["books"]?.arrayValue?[0]["tags"]?.arrayValue
+        #expect(storage(session.props["books"]?.arrayValue?[0]["tags"]?.arrayValue) != storage(old))
+        // A member left out comes back as the null the encoder writes.
+        let validated = try AnyComponent(Self.shelf).validate(.object(#require(before.objectValue).filter { $0.key != "note" })).get()
+        #expect(validated.props == before)
+    }
 }
 
 extension StorySession {

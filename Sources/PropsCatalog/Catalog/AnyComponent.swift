@@ -20,7 +20,8 @@ public struct AnyComponent: Sendable {
         package var isGenerated: Bool { settings != nil }
     }
 
-    /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives) and view.
+    /// Props that decoded: their canonical JSON (what re-encoding the decoded value gives; the very
+    /// value validated when that is identical to it) and view.
     package struct Validated: Sendable, Equatable {
         package let props: JSONValue
         package let view: [ViewNode]
@@ -91,10 +92,12 @@ public struct AnyComponent: Sendable {
                 let props = try PropsDecoding.decode(Props.self, from: json)
                 let canonical = try encoder.encode(props)
                 let reordered = { (try? encoder.encodeNotingCanonicalOrder(props).reordered) ?? [] }
-                if let difference = PropsDecoding.firstDifference(sent: json, kept: canonical, reordered: reordered) {
-                    return .failure(difference)
+                // The sent value itself when the round trip gave it back exactly: it shares storage with
+                // the props a patch started from, so the history diff skips what the patch left alone.
+                switch PropsDecoding.keptValue(sent: json, kept: canonical, reordered: reordered) {
+                case .failure(let difference): return .failure(difference)
+                case .success(let kept): return .success((props, Validated(props: kept, view: component.view(props))))
                 }
-                return .success((props, Validated(props: canonical, view: component.view(props))))
             } catch let error as PropsError {
                 return .failure(error)
             } catch {

@@ -202,16 +202,20 @@ extension JSONPatch {
             for key in old.keys.sorted() where new[key] == nil {
                 operations.append(.remove(path: pointer.appending(key)))
             }
+            // Equal members are skipped before their pointer is built: with storage shared (an
+            // edit kept as sent), that is one identity check each.
             for (key, newValue) in new.sorted(by: { $0.key < $1.key }) {
                 if let oldValue = old[key] {
-                    appendDiff(from: oldValue, to: newValue, at: pointer.appending(key), into: &operations)
+                    if oldValue != newValue {
+                        appendDiff(from: oldValue, to: newValue, at: pointer.appending(key), into: &operations)
+                    }
                 } else {
                     operations.append(.add(path: pointer.appending(key), value: newValue))
                 }
             }
         case (.array(let old), .array(let new)) where old.count == new.count:
-            for (index, (oldValue, newValue)) in zip(old, new).enumerated() {
-                appendDiff(from: oldValue, to: newValue, at: pointer.appending(String(index)), into: &operations)
+            for index in old.indices where old[index] != new[index] {
+                appendDiff(from: old[index], to: new[index], at: pointer.appending(String(index)), into: &operations)
             }
         default:
             operations.append(.replace(path: pointer, value: target))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Decodes `Decodable` values straight from a `JSONValue`: the reading twin of `JSONValueEncoder`.
 ///
@@ -9,103 +10,146 @@ import Foundation
 /// `Data` base64. Errors are `DecodingError`s whose coding path names the field.
 struct JSONValueDecoder {
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).unbox(T.self)
+        try ValueDecoder.unbox(T.self, from: value, at: .root)
+    }
+}
+
+/// A coding path as links to the parent, so that going one level down costs no array copy; the
+/// `[any CodingKey]` form is built only when asked for (errors, `codingPath`).
+private indirect enum DecodingPath {
+    case root
+    case key(any CodingKey, parent: DecodingPath)
+    case index(Int, parent: DecodingPath)
+
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var link = self
+        while true {
+            switch link {
+            case .root: return keys.reversed()
+            case .key(let key, let parent): keys.append(key); link = parent
+            case .index(let index, let parent): keys.append(IndexKey(index)); link = parent
+            }
+        }
+    }
+}
+
+/// The types that are numbers the decoder reads itself (any `FixedWidthInteger`, any
+/// `BinaryFloatingPoint & LosslessStringConvertible`) beyond the common ones told by identity:
+/// the conformance casts cost about 1k instructions each, so each type is cast once.
+private enum NumberTypes {
+    private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    /// Whether `type` may be one of those numbers: false only for a type the casts found not to be.
+    static func mayBeNumber(_ type: Any.Type) -> Bool {
+        known.withLock { $0[ObjectIdentifier(type)] } ?? {
+            let isNumber = type is any (FixedWidthInteger & Decodable).Type
+                || type is any (BinaryFloatingPoint & LosslessStringConvertible & Decodable).Type
+            known.withLock { $0[ObjectIdentifier(type)] = isNumber }
+            return isNumber
+        }()
     }
 }
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    let path: DecodingPath
+    var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = value else { throw mismatch([String: JSONValue].self) }
-        return KeyedDecodingContainer(ValueKeyedContainer<Key>(members: members, codingPath: codingPath))
+        guard case .object(let members) = value else { throw Self.mismatch([String: JSONValue].self, value, path) }
+        return KeyedDecodingContainer(ValueKeyedContainer<Key>(members: members, path: path))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = value else { throw mismatch([JSONValue].self) }
-        return ValueUnkeyedContainer(elements: elements, codingPath: codingPath)
+        guard case .array(let elements) = value else { throw Self.mismatch([JSONValue].self, value, path) }
+        return ValueUnkeyedContainer(elements: elements, path: path)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         ValueSingleContainer(decoder: self)
     }
 
-    func mismatch(_ type: Any.Type) -> DecodingError {
+    static func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: DecodingPath) -> DecodingError {
         if value == .null {
-            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "found null"))
+            return .valueNotFound(type, .init(codingPath: path.codingPath, debugDescription: "found null"))
         }
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "found \(value.kindDescription)"))
+        return .typeMismatch(type, .init(codingPath: path.codingPath, debugDescription: "found \(value.kindDescription)"))
     }
 
-    private func corrupted(_ message: String) -> DecodingError {
-        .dataCorrupted(.init(codingPath: codingPath, debugDescription: message))
+    private static func corrupted(_ message: String, _ path: DecodingPath) -> DecodingError {
+        .dataCorrupted(.init(codingPath: path.codingPath, debugDescription: message))
     }
 
-    /// `T` from this value: scalars and Foundation types directly, everything else by `init(from:)`.
-    func unbox<T: Decodable>(_ type: T.Type) throws -> T {
+    /// `T` from `value` at `path`: scalars and Foundation types directly, everything else by
+    /// `init(from:)`. The path is made only for an error or a decoder.
+    static func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: @autoclosure () -> DecodingPath) throws -> T {
         if T.self == String.self {
-            guard case .string(let string) = value else { throw mismatch(T.self) }
+            guard case .string(let string) = value else { throw mismatch(T.self, value, path()) }
             return string as! T
         }
         if T.self == Bool.self {
-            guard case .bool(let bool) = value else { throw mismatch(T.self) }
+            guard case .bool(let bool) = value else { throw mismatch(T.self, value, path()) }
             return bool as! T
         }
-        // The common number types by identity: the conformance casts below cost about 1k instructions each.
-        if T.self == Int.self { return try self.integer(Int.self) as! T }
-        if T.self == Int64.self { return try self.integer(Int64.self) as! T }
-        if T.self == Double.self { return try self.floating(Double.self) as! T }
-        if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
-            return try self.integer(integer) as! T
+        // The common number types by identity, the others by a cast made once per type.
+        if T.self == Int.self { return try integer(Int.self, value, path()) as! T }
+        if T.self == Int64.self { return try integer(Int64.self, value, path()) as! T }
+        if T.self == Double.self { return try floating(Double.self, value, path()) as! T }
+        if NumberTypes.mayBeNumber(T.self) {
+            if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
+                return try self.integer(integer, value, path()) as! T
+            }
+            if let floating = T.self as? any (BinaryFloatingPoint & LosslessStringConvertible & Decodable).Type {
+                return try self.floating(floating, value, path()) as! T
+            }
         }
-        if let floating = T.self as? any (BinaryFloatingPoint & LosslessStringConvertible & Decodable).Type {
-            return try self.floating(floating) as! T
-        }
-        if T.self == Decimal.self { return try decimal() as! T }
+        if T.self == Decimal.self { return try decimal(value, path()) as! T }
         if T.self == Date.self {
-            guard case .string(let text) = value else { throw mismatch(T.self) }
+            guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
             guard let date = ISO8601.date(from: text) else {
-                throw corrupted("expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z, found '\(text)'")
+                throw corrupted("expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z, found '\(text)'", path())
             }
             return date as! T
         }
         if T.self == URL.self {
-            guard case .string(let text) = value else { throw mismatch(T.self) }
-            guard let url = URL(string: text) else { throw corrupted("Invalid URL string.") }
+            guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
+            guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", path()) }
             return url as! T
         }
         if T.self == Data.self {
-            guard case .string(let text) = value else { throw mismatch(T.self) }
-            guard let data = Data(base64Encoded: text) else { throw corrupted("expected base64 data") }
+            guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
+            guard let data = Data(base64Encoded: text) else { throw corrupted("expected base64 data", path()) }
             return data as! T
         }
-        return try T(from: self)
+        return try T(from: ValueDecoder(value: value, path: path()))
     }
 
-    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+    private static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> DecodingPath) throws -> I {
         if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }  // no text to read
-        guard let text = value.numberText, let decimal = DecimalText(text) else { throw mismatch(I.self) }
-        guard decimal.isWhole else { throw corrupted("expected an integer, found \(text)") }
+        guard let text = value.numberText, let decimal = DecimalText(text) else { throw mismatch(I.self, value, path()) }
+        guard decimal.isWhole else { throw corrupted("expected an integer, found \(text)", path()) }
         if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }
         if case .double(let double) = value, let exact = I(exactly: double) { return exact }
         if decimal.isIntegerSyntax, let exact = I(text) { return exact }
-        throw corrupted("\(text) does not fit in \(I.self)")
+        throw corrupted("\(text) does not fit in \(I.self)", path())
     }
 
-    private func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
+    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ type: F.Type, _ value: JSONValue, _ path: @autoclosure () -> DecodingPath
+    ) throws -> F {
         // A double read as a double is itself (its shortest text parses back to it exactly).
         if F.self == Double.self, case .double(let double) = value, double.isFinite { return double as! F }
-        guard let text = value.numberText else { throw mismatch(F.self) }
-        guard let number = F(text), number.isFinite else { throw corrupted("\(text) does not fit in \(F.self)") }
+        guard let text = value.numberText else { throw mismatch(F.self, value, path()) }
+        guard let number = F(text), number.isFinite else { throw corrupted("\(text) does not fit in \(F.self)", path()) }
         return number
     }
 
-    private func decimal() throws -> Decimal {
-        guard let text = value.numberText else { throw mismatch(Decimal.self) }
+    private static func decimal(_ value: JSONValue, _ path: @autoclosure () -> DecodingPath) throws -> Decimal {
+        guard let text = value.numberText else { throw mismatch(Decimal.self, value, path()) }
         guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !number.isNaN else {
-            throw corrupted("\(text) does not fit in Decimal")
+            throw corrupted("\(text) does not fit in Decimal", path())
         }
         return number
     }
@@ -113,23 +157,28 @@ private struct ValueDecoder: Decoder {
 
 private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
-    let codingPath: [any CodingKey]
+    let path: DecodingPath
+    var codingPath: [any CodingKey] { path.codingPath }
 
     var allKeys: [Key] { members.keys.sorted().compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
 
-    private func decoder(for key: Key) throws -> ValueDecoder {
+    private func value(for key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
         }
-        return ValueDecoder(value: value, codingPath: codingPath + [key])
+        return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).value == .null }
+    private func decoder(for key: Key) throws -> ValueDecoder {
+        ValueDecoder(value: try value(for: key), path: .key(key, parent: path))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try value(for: key) == .null }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder(for: key).unbox(T.self)
+        try ValueDecoder.unbox(T.self, from: value(for: key), at: .key(key, parent: path))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -141,42 +190,51 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath)
+        ValueDecoder(value: members["super"] ?? .null, path: path)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        ValueDecoder(value: members[key.stringValue] ?? .null, path: .key(key, parent: path))
     }
 }
 
 private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
-    let codingPath: [any CodingKey]
+    let path: DecodingPath
     private(set) var currentIndex = 0
+    var codingPath: [any CodingKey] { path.codingPath }
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    init(elements: [JSONValue], path: DecodingPath) {
         self.elements = elements
-        self.codingPath = codingPath
+        self.path = path
     }
 
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private func next(_ type: Any.Type) throws -> ValueDecoder {
+    /// The path of the current element.
+    private var elementPath: DecodingPath { .index(currentIndex, parent: path) }
+
+    /// The current element, read as `type`.
+    private func element(_ type: Any.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "the array has no more elements"))
+            throw DecodingError.valueNotFound(type, .init(codingPath: elementPath.codingPath, debugDescription: "the array has no more elements"))
         }
-        return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+        return elements[currentIndex]
+    }
+
+    private func next(_ type: Any.Type) throws -> ValueDecoder {
+        ValueDecoder(value: try element(type), path: elementPath)
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard try next(Any?.self).value == .null else { return false }
+        guard try element(Any?.self) == .null else { return false }
         currentIndex += 1
         return true
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try next(T.self).unbox(T.self)
+        let value = try ValueDecoder.unbox(T.self, from: element(T.self), at: elementPath)
         currentIndex += 1
         return value
     }
@@ -207,6 +265,6 @@ private struct ValueSingleContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { decoder.value == .null }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.unbox(T.self)
+        try ValueDecoder.unbox(T.self, from: decoder.value, at: decoder.path)
     }
 }

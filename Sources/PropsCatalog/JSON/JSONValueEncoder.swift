@@ -14,7 +14,7 @@ package struct JSONValueEncoder: Sendable {
 
     /// The JSON value of `value`.
     package func encode(_ value: some Encodable) throws -> JSONValue {
-        try EncodingNode.encode(value, codingPath: [])
+        try EncodingNode.encode(value, at: .root, noting: nil)
     }
 
     /// The JSON value of `value`, and the places where the encoder put a hash-ordered collection
@@ -23,17 +23,14 @@ package struct JSONValueEncoder: Sendable {
     /// collection the element's position is `*`, since it depends on the order the collection had.
     package func encodeNotingCanonicalOrder(_ value: some Encodable) throws -> (json: JSONValue, reordered: Set<JSONPointer>) {
         let positions = CanonicalOrderPositions()
-        let json = try CanonicalOrderPositions.$current.withValue(positions) {
-            try EncodingNode.encode(value, codingPath: [])
-        }
+        let json = try EncodingNode.encode(value, at: .root, noting: positions)
         return (json, positions.patterns)
     }
 }
 
-/// Where one encoding put hash-ordered collections into canonical order. Bound for the length of
-/// one synchronous `encodeNotingCanonicalOrder` call, on its thread only.
-private final class CanonicalOrderPositions: @unchecked Sendable {  // one thread, one call: no sharing
-    @TaskLocal static var current: CanonicalOrderPositions?
+/// Where one encoding put hash-ordered collections into canonical order. Made for one synchronous
+/// `encodeNotingCanonicalOrder` call and handed down its containers: never shared.
+private final class CanonicalOrderPositions {
     private(set) var patterns: Set<JSONPointer> = []
     /// The coding path lengths of the hash-ordered collections being encoded, outermost first.
     private var open: [Int] = []
@@ -53,89 +50,189 @@ private final class CanonicalOrderPositions: @unchecked Sendable {  // one threa
     }
 }
 
-/// A mutable tree that containers write into before it is frozen into a `JSONValue`.
-private final class EncodingNode {
-    enum Content {
-        case empty
-        case value(JSONValue)
-        case object([String: EncodingNode], order: [String])
-        case array([EncodingNode])
-    }
+/// A coding path as links to the parent, so that going one level down costs no array copy; the
+/// `[any CodingKey]` form is built only when asked for (errors, `codingPath`).
+private indirect enum EncodingPath {
+    case root
+    case key(any CodingKey, parent: EncodingPath)
+    case index(Int, parent: EncodingPath)
 
-    var content: Content = .empty
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var link = self
+        while true {
+            switch link {
+            case .root: return keys.reversed()
+            case .key(let key, let parent): keys.append(key); link = parent
+            case .index(let index, let parent): keys.append(AnyKey(intValue: index)); link = parent
+            }
+        }
+    }
+}
+
+/// What containers write into, then frozen into a `JSONValue`. Plain values go straight into
+/// `members` or `elements`; only nested containers and encoders get a node of their own.
+private final class EncodingNode {
+    enum Kind { case empty, value, object, array }
+
+    private(set) var kind = Kind.empty
+    private var value = JSONValue.null
+    /// The object's members that are values, in the order they were set (a key set again wins
+    /// with its last value); `nestedMembers` has the others (keys not in `members`). A dictionary
+    /// is made once, of the right size, when the node is frozen.
+    private var members: [(key: String, value: JSONValue)] = []
+    private var nestedMembers: [String: EncodingNode] = [:]
+    /// The array's elements, a placeholder at each position `nestedElements` fills.
+    private(set) var elements: [JSONValue] = []
+    private var nestedElements: [(index: Int, node: EncodingNode)] = []
 
     var frozen: JSONValue {
-        switch content {
+        switch kind {
         case .empty: return .object([:])
-        case .value(let value): return value
-        // Closures, not the key path `\.frozen`: a key path is instantiated on every call.
-        case .object(let members, _): return .object(members.mapValues { $0.frozen })
-        case .array(let elements): return .array(elements.map { $0.frozen })
+        case .value: return value
+        case .object:
+            var all = [String: JSONValue](minimumCapacity: members.count + nestedMembers.count)
+            for (key, value) in members { all[key] = value }
+            for (key, node) in nestedMembers { all[key] = node.frozen }
+            return .object(all)
+        case .array:
+            guard !nestedElements.isEmpty else { return .array(elements) }
+            var all = elements
+            for (index, node) in nestedElements { all[index] = node.frozen }
+            return .array(all)
         }
     }
 
-    static func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue {
-        if let special = try specialValue(value, codingPath: codingPath) { return special }
-        let node = EncodingNode()
-        guard let unordered = value as? any HashOrderedCollection else {
-            try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
-            return node.frozen
+    /// Holds `value` from now on, whatever it held.
+    func set(_ value: JSONValue) {
+        kind = .value
+        self.value = value
+    }
+
+    /// Becomes an empty object unless it is one already.
+    func makeObject() {
+        guard kind != .object else { return }
+        kind = .object
+        members = []
+        members.reserveCapacity(8)
+        nestedMembers = [:]
+    }
+
+    /// Becomes an empty array unless it is one already.
+    func makeArray() {
+        guard kind != .array else { return }
+        kind = .array
+        elements = []
+        nestedElements = []
+    }
+
+    /// Sets the member `key` of this object (which takes over a nested node's place, as its value).
+    func set(_ value: JSONValue, forKey key: String) {
+        precondition(kind == .object, "keyed container over a non-object")
+        if !nestedMembers.isEmpty, let node = nestedMembers[key] { node.set(value) } else { members.append((key, value)) }
+    }
+
+    /// The node of the member `key` of this object, made (holding the member's value, if any) when there is none.
+    func child(forKey key: String) -> EncodingNode {
+        precondition(kind == .object, "keyed container over a non-object")
+        if let existing = nestedMembers[key] { return existing }
+        let child = EncodingNode()
+        if let last = members.lastIndex(where: { $0.key == key }) {
+            child.set(members[last].value)
+            members.removeAll { $0.key == key }
         }
-        let positions = CanonicalOrderPositions.current
-        positions?.enter(codingPath)
-        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
-        positions?.leave(codingPath)
+        nestedMembers[key] = child
+        return child
+    }
+
+    /// Appends an element to this array.
+    func append(_ value: JSONValue) {
+        precondition(kind == .array, "unkeyed container over a non-array")
+        elements.append(value)
+    }
+
+    /// Appends an element with a node of its own to this array.
+    func appendChild() -> EncodingNode {
+        precondition(kind == .array, "unkeyed container over a non-array")
+        let child = EncodingNode()
+        nestedElements.append((elements.count, child))
+        elements.append(.null)
+        return child
+    }
+
+    static func encode<T: Encodable>(_ value: T, at path: EncodingPath, noting positions: CanonicalOrderPositions?) throws -> JSONValue {
+        if let special = try specialValue(value, at: path) { return special }
+        let node = EncodingNode()
+        if let positions, let unordered = value as? any HashOrderedCollection {
+            let codingPath = path.codingPath
+            positions.enter(codingPath)
+            try value.encode(to: NodeEncoder(node: node, path: path, positions: positions))
+            positions.leave(codingPath)
+            return type(of: unordered).canonicalOrder(node.frozen)
+        }
+        try value.encode(to: NodeEncoder(node: node, path: path, positions: positions))
+        // Only what encoded an array can be a hash-ordered collection to put in order: the cast
+        // (a conformance lookup) is left out for everything else.
+        guard node.kind == .array, let unordered = value as? any HashOrderedCollection else { return node.frozen }
         return type(of: unordered).canonicalOrder(node.frozen)
     }
 
-    private static func specialValue(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue? {
-        switch value {
-        case let date as Date: return .string(ISO8601.string(from: date))
-        case let url as URL: return .string(url.absoluteString)
-        case let uuid as UUID: return .string(uuid.uuidString)
-        case let data as Data: return .string(data.base64EncodedString())
-        case let decimal as Decimal:
+    /// The JSON of the Foundation types the encoder writes its own way, nil for any other type
+    /// (told by identity: a cast to each costs a conformance lookup per value).
+    private static func specialValue<T: Encodable>(_ value: T, at path: EncodingPath) throws -> JSONValue? {
+        if T.self == Date.self { return .string(ISO8601.string(from: value as! Date)) }
+        if T.self == URL.self { return .string((value as! URL).absoluteString) }
+        if T.self == UUID.self { return .string((value as! UUID).uuidString) }
+        if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if T.self == Decimal.self {
+            let decimal = value as! Decimal
             guard let number = JSONValue.number(text: decimal.description) else {
-                throw EncodingError.invalidValue(decimal, .init(codingPath: codingPath, debugDescription: "\(decimal) has no JSON form"))
+                throw EncodingError.invalidValue(decimal, .init(codingPath: path.codingPath, debugDescription: "\(decimal) has no JSON form"))
             }
             return number
-        default: return nil
         }
+        return nil
     }
 
-    static func number(_ value: Double, codingPath: [any CodingKey]) throws -> JSONValue {
+    static func number(_ value: Double, at path: @autoclosure () -> EncodingPath) throws -> JSONValue {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON form"))
+            throw EncodingError.invalidValue(value, .init(codingPath: path().codingPath, debugDescription: "\(value) has no JSON form"))
         }
         return .double(value)
     }
 
     /// A `Float` in its own shortest form (`0.1`, not the double nearest to the float `0.1`).
-    static func number(_ value: Float, codingPath: [any CodingKey]) throws -> JSONValue {
+    static func number(_ value: Float, at path: @autoclosure () -> EncodingPath) throws -> JSONValue {
         guard value.isFinite, let number = JSONValue.number(text: "\(value)") else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON form"))
+            throw EncodingError.invalidValue(value, .init(codingPath: path().codingPath, debugDescription: "\(value) has no JSON form"))
         }
         return number
+    }
+
+    static func unsigned(_ value: UInt64) -> JSONValue {
+        Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value))
     }
 }
 
 private struct NodeEncoder: Encoder {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    let path: EncodingPath
+    let positions: CanonicalOrderPositions?
+    var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.content {} else { node.content = .object([:], order: []) }
-        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
+        node.makeObject()
+        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, path: path, positions: positions))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
-        return UnkeyedContainer(node: node, codingPath: codingPath)
+        node.makeArray()
+        return UnkeyedContainer(node: node, path: path, positions: positions)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(node: node, codingPath: codingPath)
+        SingleContainer(node: node, path: path, positions: positions)
     }
 }
 
@@ -148,41 +245,32 @@ private struct AnyKey: CodingKey {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    let path: EncodingPath
+    let positions: CanonicalOrderPositions?
+    var codingPath: [any CodingKey] { path.codingPath }
 
     private func set(_ value: JSONValue, for key: Key) {
-        child(for: key).content = .value(value)
-    }
-
-    private func child(for key: Key) -> EncodingNode {
-        guard case .object(var members, var order) = node.content else { fatalError("keyed container over a non-object") }
-        if let existing = members[key.stringValue] { return existing }
-        node.content = .empty  // the only reference left is `members`: grows in place instead of being copied
-        let child = EncodingNode()
-        members[key.stringValue] = child
-        order.append(key.stringValue)
-        node.content = .object(members, order: order)
-        return child
+        node.set(value, forKey: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), for: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(try EncodingNode.number(value, codingPath: codingPath + [key]), for: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try EncodingNode.number(value, codingPath: codingPath + [key]), for: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(try EncodingNode.number(value, at: .key(key, parent: path)), for: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try EncodingNode.number(value, at: .key(key, parent: path)), for: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { set(.integer(value), for: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(unsigned(UInt64(value)), for: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(EncodingNode.unsigned(UInt64(value)), for: key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), for: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(unsigned(value), for: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(EncodingNode.unsigned(value), for: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try EncodingNode.encode(value, codingPath: codingPath + [key]), for: key)
+        set(try EncodingNode.encode(value, at: .key(key, parent: path), noting: positions), for: key)
     }
 
     // Nil optionals become explicit nulls, so every field is visible to editors.
@@ -206,101 +294,88 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encode(value, forKey: key) } else { set(.null, for: key) }
     }
 
-    private func unsigned(_ value: UInt64) -> JSONValue {
-        Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value))
-    }
-
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        NodeEncoder(node: child(for: key), codingPath: codingPath + [key]).container(keyedBy: keyType)
+        encoder(for: key).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        NodeEncoder(node: child(for: key), codingPath: codingPath + [key]).unkeyedContainer()
+        encoder(for: key).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        NodeEncoder(node: child(for: Key(stringValue: "super")!), codingPath: codingPath)
+        NodeEncoder(node: node.child(forKey: Key(stringValue: "super")!.stringValue), path: path, positions: positions)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        NodeEncoder(node: child(for: key), codingPath: codingPath + [key])
+        encoder(for: key)
+    }
+
+    private func encoder(for key: Key) -> NodeEncoder {
+        NodeEncoder(node: node.child(forKey: key.stringValue), path: .key(key, parent: path), positions: positions)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    let path: EncodingPath
+    let positions: CanonicalOrderPositions?
+    var codingPath: [any CodingKey] { path.codingPath }
 
-    var count: Int {
-        if case .array(let elements) = node.content { return elements.count }
-        return 0
-    }
+    var count: Int { node.kind == .array ? node.elements.count : 0 }
 
-    private func appendNode() -> EncodingNode {
-        guard case .array(var elements) = node.content else { fatalError("unkeyed container over a non-array") }
-        node.content = .empty  // the only reference left is `elements`: appending copied the whole array before
-        let child = EncodingNode()
-        elements.append(child)
-        node.content = .array(elements)
-        return child
-    }
+    /// The path of the element appended next.
+    private var next: EncodingPath { .index(count, parent: path) }
 
-    private var nextKey: any CodingKey { AnyKey(intValue: count) }
-
-    mutating func encodeNil() throws { appendNode().content = .value(.null) }
-    mutating func encode(_ value: Bool) throws { appendNode().content = .value(.bool(value)) }
-    mutating func encode(_ value: String) throws { appendNode().content = .value(.string(value)) }
-    mutating func encode(_ value: Double) throws {
-        let json = try EncodingNode.number(value, codingPath: codingPath + [nextKey])
-        appendNode().content = .value(json)
-    }
-    mutating func encode(_ value: Int) throws { appendNode().content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { appendNode().content = .value(.integer(value)) }
+    mutating func encodeNil() throws { node.append(.null) }
+    mutating func encode(_ value: Bool) throws { node.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { node.append(try EncodingNode.number(value, at: next)) }
+    mutating func encode(_ value: Int) throws { node.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.append(.integer(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let json = try EncodingNode.encode(value, codingPath: codingPath + [nextKey])
-        appendNode().content = .value(json)
+        node.append(try EncodingNode.encode(value, at: next, noting: positions))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let key = nextKey
-        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key]).container(keyedBy: keyType)
+        let path = next
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let key = nextKey
-        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key]).unkeyedContainer()
+        let path = next
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        let key = nextKey
-        return NodeEncoder(node: appendNode(), codingPath: codingPath + [key])
+        let path = next
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions)
     }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
     let node: EncodingNode
-    let codingPath: [any CodingKey]
+    let path: EncodingPath
+    let positions: CanonicalOrderPositions?
+    var codingPath: [any CodingKey] { path.codingPath }
 
-    mutating func encodeNil() throws { node.content = .value(.null) }
-    mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
-    mutating func encode(_ value: String) throws { node.content = .value(.string(value)) }
-    mutating func encode(_ value: Double) throws { node.content = .value(try EncodingNode.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Int) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { node.content = .value(.integer(value)) }
-    mutating func encode(_ value: UInt8) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: UInt16) throws { node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: UInt32) throws { node.content = .value(.integer(Int64(value))) }
+    mutating func encodeNil() throws { node.set(.null) }
+    mutating func encode(_ value: Bool) throws { node.set(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.set(.string(value)) }
+    mutating func encode(_ value: Double) throws { node.set(try EncodingNode.number(value, at: path)) }
+    mutating func encode(_ value: Float) throws { node.set(try EncodingNode.number(value, at: path)) }
+    mutating func encode(_ value: Int) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.set(.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { node.set(.integer(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { node.set(.integer(Int64(value))) }
     mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
-    mutating func encode(_ value: UInt64) throws {
-        node.content = .value(Int64(exactly: value).map(JSONValue.integer) ?? .exactNumber(String(value)))
-    }
+    mutating func encode(_ value: UInt64) throws { node.set(EncodingNode.unsigned(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.content = .value(try EncodingNode.encode(value, codingPath: codingPath))
+        node.set(try EncodingNode.encode(value, at: path, noting: positions))
     }
 }

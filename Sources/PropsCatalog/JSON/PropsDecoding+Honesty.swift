@@ -1,4 +1,29 @@
+import Foundation
+
 extension PropsDecoding {
+    /// The props an edit makes live: `sent` itself when `kept` (the decoded Props encoded again) is
+    /// identical to it, else `kept`; or, when the round trip lost something, the error of
+    /// `firstDifference`.
+    ///
+    /// Keeping `sent` when nothing differs lets the value share storage with the props it was
+    /// patched from (a patch copies only the path it changes), so that the history diff skips the
+    /// untouched subtrees by identity instead of comparing them deeply. Identical means the same
+    /// value, not an equivalent one: same key sets, same bytes in strings and keys, numbers of the
+    /// same form (`1` is not `1.0`), arrays in the same order.
+    package static func keptValue(
+        sent: JSONValue, kept: JSONValue, reordered: () -> Set<JSONPointer> = { [] }
+    ) -> Result<JSONValue, PropsError> {
+        switch match(sent: sent, kept: kept) {
+        case .identical: return .success(sent)
+        case .equivalent: return .success(kept)
+        case .lost:
+            if let error = firstDifferenceInOrder(sent: sent, kept: kept, at: JSONPointer(), reordered: reordered()) {
+                return .failure(error)
+            }
+            return .success(kept)
+        }
+    }
+
     /// The first field where `kept` (the decoded Props encoded again) differs from `sent` (what the
     /// edit sent) other than by canonical spelling, as the error that refuses the edit; nil when
     /// the Props type kept everything that was sent.
@@ -17,28 +42,70 @@ extension PropsDecoding {
     package static func firstDifference(
         sent: JSONValue, kept: JSONValue, reordered: () -> Set<JSONPointer> = { [] }
     ) -> PropsError? {
-        // Almost every edit keeps everything: check that without building pointers or sorting keys,
-        // and look for the first difference (in key order, with its path) only when there is one.
-        if keepsAll(sent: sent, kept: kept) { return nil }
-        return firstDifferenceInOrder(sent: sent, kept: kept, at: JSONPointer(), reordered: reordered())
+        if case .failure(let error) = keptValue(sent: sent, kept: kept, reordered: reordered) { return error }
+        return nil
     }
 
-    /// Whether `firstDifference` finds nothing: the same walk, with no pointers built and no keys sorted.
-    private static func keepsAll(sent: JSONValue, kept: JSONValue) -> Bool {
+    /// How much of `sent` a round trip kept, as far as a walk with no pointers built and no keys
+    /// sorted can tell.
+    private enum Match {
+        /// The very value that was sent.
+        case identical
+        /// Everything sent, in canonical spelling or with members added (defaults, nulls).
+        case equivalent
+        /// Something differs: `firstDifferenceInOrder` decides (it may be a canonical reordering).
+        case lost
+    }
+
+    /// Whether `firstDifference` finds nothing (and then whether `kept` is `sent` exactly): the same
+    /// walk, with no pointers built and no keys sorted.
+    private static func match(sent: JSONValue, kept: JSONValue) -> Match {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
+            var result = given.count == known.count ? Match.identical : .equivalent
             for (key, value) in given {
-                guard let knownValue = known[key], keepsAll(sent: value, kept: knownValue) else { return false }
+                // A lookup also finds a key spelled in another Unicode normalization: not identical.
+                guard let index = known.index(forKey: key) else { return .lost }
+                let (knownKey, knownValue) = known[index]
+                switch match(sent: value, kept: knownValue) {
+                case .identical: if !hasSameBytes(key, knownKey) { result = .equivalent }
+                case .equivalent: result = .equivalent
+                case .lost: return .lost
+                }
             }
-            return true
+            return result
         case (.array(let given), .array(let known)) where given.count == known.count:
             // A reordering may be canonical: whether it is depends on the place, which this walk
             // does not track, so the walk with paths decides.
-            for index in given.indices where !keepsAll(sent: given[index], kept: known[index]) { return false }
-            return true
+            var result = Match.identical
+            for index in given.indices {
+                switch match(sent: given[index], kept: known[index]) {
+                case .identical: break
+                case .equivalent: result = .equivalent
+                case .lost: return .lost
+                }
+            }
+            return result
+        case (.string(let given), .string(let known)):
+            if hasSameBytes(given, known) { return .identical }
+            return isSameValue(sent, kept) ? .equivalent : .lost
+        case (.double(let given), .double(let known)) where given.bitPattern == known.bitPattern:
+            return .identical
+        case (.double, _), (_, .double):
+            return isSameValue(sent, kept) ? .equivalent : .lost
         default:
-            return isSameValue(sent, kept)
+            if sent == kept { return .identical }
+            return isSameValue(sent, kept) ? .equivalent : .lost
         }
+    }
+
+    /// The same UTF-8 bytes, where `==` would also take a canonically equivalent spelling.
+    private static func hasSameBytes(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { a in
+            second.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return compared.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
     }
 
     private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer, reordered: Set<JSONPointer>) -> PropsError? {
@@ -101,7 +168,7 @@ extension PropsDecoding {
         var unmatched = Array(known.indices)
         for element in given {
             guard let position = unmatched.firstIndex(where: { index in
-                keepsAll(sent: element, kept: known[index])
+                match(sent: element, kept: known[index]) != .lost
                     || firstDifferenceInOrder(sent: element, kept: known[index], at: path.appending(String(index)), reordered: reordered) == nil
             }) else { return false }
             unmatched.remove(at: position)
