@@ -3,13 +3,14 @@ import Foundation
 extension PropsDecoding {
     /// The props an edit makes live: `sent` itself when `kept` (the decoded Props encoded again) is
     /// identical to it, else `kept`; or, when the round trip lost something, the error of
-    /// `firstDifference`.
+    /// `firstDifferenceInOrder`.
     ///
     /// Keeping `sent` when nothing differs lets the value share storage with the props it was
     /// patched from (a patch copies only the path it changes), so that the history diff skips the
     /// untouched subtrees by identity instead of comparing them deeply. Identical means the same
     /// value, not an equivalent one: same key sets, same bytes in strings and keys, numbers of the
-    /// same form (`1` is not `1.0`), arrays in the same order.
+    /// same form (`1` is not `1.0`), arrays in the same order. `reordered` is asked only when
+    /// something differs, so the edits that keep everything (almost all) never pay for it.
     package static func keptValue(
         sent: JSONValue, kept: JSONValue, reordered: () -> Set<JSONPointer> = { [] }
     ) -> Result<JSONValue, PropsError> {
@@ -24,28 +25,6 @@ extension PropsDecoding {
         }
     }
 
-    /// The first field where `kept` (the decoded Props encoded again) differs from `sent` (what the
-    /// edit sent) other than by canonical spelling, as the error that refuses the edit; nil when
-    /// the Props type kept everything that was sent.
-    ///
-    /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
-    /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
-    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places
-    /// `reordered` gives (where the encoder sorted a `Set` or an enum-keyed dictionary; patterns with
-    /// `*` for any position, see `JSONValueEncoder.encodeNotingCanonicalOrder`), the order of elements
-    /// that come back the same. Any other array keeps its order or the edit is refused. A member
-    /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
-    /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
-    ///
-    /// `reordered` is asked only when something differs, so the edits that keep everything (almost
-    /// all of them) never pay for working the places out.
-    package static func firstDifference(
-        sent: JSONValue, kept: JSONValue, reordered: () -> Set<JSONPointer> = { [] }
-    ) -> PropsError? {
-        if case .failure(let error) = keptValue(sent: sent, kept: kept, reordered: reordered) { return error }
-        return nil
-    }
-
     /// How much of `sent` a round trip kept, as far as a walk with no pointers built and no keys
     /// sorted can tell.
     private enum Match {
@@ -57,7 +36,7 @@ extension PropsDecoding {
         case lost
     }
 
-    /// Whether `firstDifference` finds nothing (and then whether `kept` is `sent` exactly): the same
+    /// Whether `firstDifferenceInOrder` finds nothing (and then whether `kept` is `sent` exactly): the same
     /// walk, with no pointers built and no keys sorted.
     private static func match(sent: JSONValue, kept: JSONValue) -> Match {
         switch (sent, kept) {
@@ -108,6 +87,18 @@ extension PropsDecoding {
         return compared.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
     }
 
+    /// The first field where `kept` (the decoded Props encoded again) differs from `sent` (what the
+    /// edit sent) other than by canonical spelling, as the error that refuses the edit (from `path`
+    /// down); nil when the Props type kept everything that was sent.
+    ///
+    /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
+    /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
+    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places
+    /// `reordered` gives (where the encoder sorted a `Set` or an enum-keyed dictionary; patterns with
+    /// `*` for any position, see `JSONValueEncoder.encodeNotingCanonicalOrder`), the order of elements
+    /// that come back the same. Any other array keeps its order or the edit is refused. A member
+    /// the type does not know is "unknown field"; a value the type does not keep (a `let` constant
+    /// the synthesized `init(from:)` skips, a clamping property wrapper) names the value it keeps.
     private static func firstDifferenceInOrder(sent: JSONValue, kept: JSONValue, at path: JSONPointer, reordered: Set<JSONPointer>) -> PropsError? {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
