@@ -3,7 +3,7 @@ import Foundation
 /// Decodes JSON values into Props types, turning `DecodingError`s into `PropsError`s that name
 /// the field by JSON Pointer and say what was expected and what was found.
 package enum PropsDecoding {
-    /// Decodes `json` into `Props`. Members the type does not know are refused by `firstDifference`.
+    /// Decodes `json` into `Props`. Members the type does not know are refused by `keptValue`.
     package static func decode<Props: Decodable>(_ type: Props.Type, from json: JSONValue) throws(PropsError) -> Props {
         do {
             return try JSONValueDecoder().decode(Props.self, from: json)
