@@ -326,7 +326,31 @@ import Testing
         #expect(object != ["x": .double(.nan)])
         let shared: JSONValue = ["list": list, "object": object]
         #expect(JSONPatch.diff(from: shared, to: ["list": list, "object": object]).operations.isEmpty)
-        #expect(JSONPatch.diff(from: shared, to: ["list": [.double(.nan)], "object": ["x": .double(.nan)]]).operations.count == 2)
+        // The diff compares bits: a NaN with other payload bits is another value.
+        let other = Double(nan: 7, signaling: false)
+        #expect(JSONPatch.diff(from: shared, to: ["list": [.double(other)], "object": ["x": .double(other)]]).operations.count == 2)
+    }
+
+    /// `==` takes canonically equivalent strings and keys, and `-0.0` and `0.0`, as equal; the diff
+    /// (the history's patch, a state delta's props) must not, or a client applying it keeps the old spelling.
+    @Test func theDiffReproducesTheTargetByteForByte() throws {
+        let composed = "Ada L\u{F6}velace"
+        let decomposed = "Ada Lo\u{308}velace"
+        #expect(JSONValue.string(composed) == .string(decomposed))
+        let cases: [(JSONValue, JSONValue, Int)] = [
+            (["name": .string(composed)], ["name": .string(decomposed)], 1),
+            (["offset": .double(0.0)], ["offset": .double(-0.0)], 1),
+            ([.string(composed), .integer(1)], [.string(decomposed), .integer(1)], 1),
+            ([composed: .integer(1)], [decomposed: .integer(1)], 2),  // the key: removed, then added in its new spelling
+            (["n": .integer(1)], ["n": .double(1)], 1),
+        ]
+        for (source, target, count) in cases {
+            let patch = JSONPatch.diff(from: source, to: target)
+            #expect(patch.operations.count == count, "\(source) -> \(target): \(patch)")
+            let applied = try patch.apply(to: source)
+            #expect(applied.isIdentical(to: target), "\(source) -> \(target): \(applied)")
+            #expect(!source.isIdentical(to: target))
+        }
     }
 
     @Test func anEditKeptExactlyIsTheLivePropsAndSharesTheUntouchedStorage() throws {

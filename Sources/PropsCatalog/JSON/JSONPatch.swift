@@ -185,7 +185,8 @@ extension JSONPatch {
     ///
     /// Objects are compared member by member (add, remove or a nested diff per member); arrays of the
     /// same length element by element; anything else, arrays of different lengths included, is replaced whole.
-    /// Numbers are compared exactly, so `1` and `1.0` differ and the patch reproduces `target` as written.
+    /// Values are compared byte for byte (``JSONValue/isIdentical(to:)``): `1` and `1.0`, `0.0` and `-0.0`,
+    /// and two spellings of a canonically equivalent string differ, so the patch reproduces `target` as written.
     package static func diff(from source: JSONValue, to target: JSONValue) -> JSONPatch {
         var operations: [JSONPatchOperation] = []
         appendDiff(from: source, to: target, at: JSONPointer(), into: &operations)
@@ -196,17 +197,22 @@ extension JSONPatch {
         from source: JSONValue, to target: JSONValue, at pointer: JSONPointer,
         into operations: inout [JSONPatchOperation]
     ) {
-        guard source != target else { return }
+        guard !source.isIdentical(to: target) else { return }
         switch (source, target) {
         case (.object(let old), .object(let new)):
             for key in old.keys.sorted() where new[key] == nil {
                 operations.append(.remove(path: pointer.appending(key)))
             }
-            // Equal members are skipped before their pointer is built: with storage shared (an
-            // edit kept as sent), that is one identity check each.
+            // Identical members are skipped before their pointer is built: with storage shared (an
+            // edit kept as sent), that is one identity check each. A key spelled differently but
+            // canonically equivalent (the same key to a dictionary) is removed and added again.
             for (key, newValue) in new.sorted(by: { $0.key < $1.key }) {
-                if let oldValue = old[key] {
-                    if oldValue != newValue {
+                if let index = old.index(forKey: key) {
+                    let (oldKey, oldValue) = old[index]
+                    if !oldKey.hasSameUTF8(as: key) {
+                        operations.append(.remove(path: pointer.appending(oldKey)))
+                        operations.append(.add(path: pointer.appending(key), value: newValue))
+                    } else if !oldValue.isIdentical(to: newValue) {
                         appendDiff(from: oldValue, to: newValue, at: pointer.appending(key), into: &operations)
                     }
                 } else {
@@ -214,7 +220,7 @@ extension JSONPatch {
                 }
             }
         case (.array(let old), .array(let new)) where old.count == new.count:
-            for index in old.indices where old[index] != new[index] {
+            for index in old.indices where !old[index].isIdentical(to: new[index]) {
                 appendDiff(from: old[index], to: new[index], at: pointer.appending(String(index)), into: &operations)
             }
         default:

@@ -47,7 +47,7 @@ extension PropsDecoding {
                 guard let index = known.index(forKey: key) else { return .lost }
                 let (knownKey, knownValue) = known[index]
                 switch match(sent: value, kept: knownValue) {
-                case .identical: if !hasSameBytes(key, knownKey) { result = .equivalent }
+                case .identical: if !key.hasSameUTF8(as: knownKey) { result = .equivalent }
                 case .equivalent: result = .equivalent
                 case .lost: return .lost
                 }
@@ -66,7 +66,7 @@ extension PropsDecoding {
             }
             return result
         case (.string(let given), .string(let known)):
-            if hasSameBytes(given, known) { return .identical }
+            if given.hasSameUTF8(as: known) { return .identical }
             return isSameValue(sent, kept) ? .equivalent : .lost
         case (.double(let given), .double(let known)) where given.bitPattern == known.bitPattern:
             return .identical
@@ -76,15 +76,6 @@ extension PropsDecoding {
             if sent == kept { return .identical }
             return isSameValue(sent, kept) ? .equivalent : .lost
         }
-    }
-
-    /// The same UTF-8 bytes, where `==` would also take a canonically equivalent spelling.
-    private static func hasSameBytes(_ first: String, _ second: String) -> Bool {
-        guard first.utf8.count == second.utf8.count else { return false }
-        let compared = first.utf8.withContiguousStorageIfAvailable { a in
-            second.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-        }
-        return compared.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
     }
 
     /// The first field where `kept` (the decoded Props encoded again) differs from `sent` (what the

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension JSONValue {
+    /// Whether two values are the same JSON byte for byte, where `==` is looser: strings and keys
+    /// with the same UTF-8 bytes (`==` also takes a canonically equivalent spelling, "ö" for
+    /// "o\u{308}"), doubles with the same bits (`==` takes `-0.0` for `0.0`), numbers of the same form.
+    /// Arrays and objects that share storage (an edit kept as sent shares every subtree it did not
+    /// touch with the props it was patched from) answer at once.
+    package func isIdentical(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let first), .bool(let second)): return first == second
+        case (.integer(let first), .integer(let second)): return first == second
+        case (.double(let first), .double(let second)): return first.bitPattern == second.bitPattern
+        case (.exactNumber(let first), .exactNumber(let second)): return first.hasSameUTF8(as: second)
+        case (.string(let first), .string(let second)): return first.hasSameUTF8(as: second)
+        case (.array(let first), .array(let second)):
+            guard first.count == second.count else { return false }
+            if Self.shareStorage(first, second) { return true }
+            for index in first.indices where !first[index].isIdentical(to: second[index]) { return false }
+            return true
+        case (.object(let first), .object(let second)):
+            guard first.count == second.count else { return false }
+            if Self.shareStorage(first, second) { return true }
+            for (key, value) in first {
+                guard let index = second.index(forKey: key) else { return false }
+                let (otherKey, otherValue) = second[index]
+                guard key.hasSameUTF8(as: otherKey), value.isIdentical(to: otherValue) else { return false }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func shareStorage(_ first: [JSONValue], _ second: [JSONValue]) -> Bool {
+        first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+    }
+
+    /// A native dictionary is one reference to its storage: the same bits are the same storage.
+    /// (Were it laid out otherwise, the members are compared.)
+    private static func shareStorage(_ first: [String: JSONValue], _ second: [String: JSONValue]) -> Bool {
+        guard MemoryLayout<[String: JSONValue]>.size == MemoryLayout<UInt>.size else { return false }
+        return withUnsafeBytes(of: first) { a in withUnsafeBytes(of: second) { b in a.load(as: UInt.self) == b.load(as: UInt.self) } }
+    }
+}
+
+extension String {
+    /// The same UTF-8 bytes, where `==` would also take a canonically equivalent spelling.
+    package func hasSameUTF8(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return compared.flatMap { $0 } ?? utf8.elementsEqual(other.utf8)
+    }
+}
