@@ -9,8 +9,9 @@
 // Subscriptions ask for deltas: after the first state, the server sends what changed (a props patch
 // and a splice of each projection). The connection keeps each story's latest state and turns every
 // delta into the full state before anyone hears of it, so listeners only ever see whole states. A
-// delta that does not fit the state held (one was skipped by a slow socket) is dropped and the
-// story is subscribed again, which the server answers with the whole state.
+// delta that does not fit the state held is dropped and, once, the story is subscribed again, which
+// the server answers with the whole state. (The server itself follows a delta that replaced a state
+// still waiting on a slow socket with the whole state, so that is rare.)
 
 import { parse as parseJSON, stringify } from './json.js';
 import { applyDelta } from './state-delta.js';
@@ -31,6 +32,7 @@ export class Connection extends EventTarget {
     this.environment = {};
     this.subscriptions = new Set();
     this.states = new Map(); // story -> the latest whole state, what the next delta applies to
+    this.resyncing = new Set(); // stories subscribed again for a whole state, not yet answered
     this.identity = null; // the `identify` message, sent first on every (re)connection
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
@@ -67,6 +69,7 @@ export class Connection extends EventTarget {
       this.attempt = 0;
       this.setStatus('connected');
       this.states.clear();
+      this.resyncing.clear();
       if (this.identity) this.rawSend(this.identity);
       for (const story of this.subscriptions) this.rawSend(this.subscription(story));
       this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
@@ -98,6 +101,7 @@ export class Connection extends EventTarget {
   wholeState(message) {
     if (!message.delta) {
       this.states.set(message.story, message);
+      this.resyncing.delete(message.story);
       return message;
     }
     try {
@@ -106,7 +110,10 @@ export class Connection extends EventTarget {
       return state;
     } catch {
       this.states.delete(message.story);
-      if (this.subscriptions.has(message.story)) this.send(this.subscription(message.story));
+      if (this.subscriptions.has(message.story) && !this.resyncing.has(message.story)) {
+        this.resyncing.add(message.story);
+        this.send(this.subscription(message.story));
+      }
       return null;
     }
   }
@@ -140,6 +147,7 @@ export class Connection extends EventTarget {
     this.subscriptions.add(story);
     this.environment = environment;
     this.states.delete(story);
+    this.resyncing.delete(story);
     this.send(this.subscription(story));
   }
 

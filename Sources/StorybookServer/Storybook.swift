@@ -99,4 +99,8 @@ private final class TransportSink: MessageSink {
     func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String?) {
         transport.withLock { $0 }?.send(text, to: connections, coalescingKey: coalescingKey)
     }
+
+    func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String, dependsOnPrevious: Bool) {
+        transport.withLock { $0 }?.send(text, to: connections, coalescingKey: coalescingKey, dependsOnPrevious: dependsOnPrevious)
+    }
 }

@@ -2,8 +2,9 @@
 enum LoopCommand: Sendable {
     /// Answer the HTTP request waiting on a connection.
     case respond(ConnectionID, HTTPResponse)
-    /// Queue one text message for each connection (one shared buffer for all of them).
-    case send([UInt8], to: [ConnectionID], coalescingKey: String?)
+    /// Queue one text message for each connection (one shared buffer for all of them); see
+    /// ``Transport/send(_:to:coalescingKey:dependsOnPrevious:)``.
+    case send([UInt8], to: [ConnectionID], coalescingKey: String?, dependsOnPrevious: Bool)
     /// Close a WebSocket once what was sent before is written.
     case close(ConnectionID, code: UInt16, reason: String)
     /// Close every WebSocket with 1001 and stop the loop.

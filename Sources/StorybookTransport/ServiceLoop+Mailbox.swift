@@ -7,8 +7,8 @@ extension ServiceLoop {
             switch command {
             case .respond(let id, let response):
                 respond(to: id, with: response)
-            case .send(let text, let ids, let key):
-                enqueue(text, to: ids, coalescingKey: key)
+            case .send(let text, let ids, let key, let dependsOnPrevious):
+                enqueue(text, to: ids, coalescingKey: key, dependsOnPrevious: dependsOnPrevious)
             case .close(let id, let code, let reason):
                 requestClose(id, CloseFrame(code: code, reason: reason))
             case .shutdown:

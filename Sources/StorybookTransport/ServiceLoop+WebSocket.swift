@@ -157,10 +157,17 @@ extension ServiceLoop {
     /// Mailbox `send`: queue one frame, shared by every target, and wake their writers.
     ///
     /// The per-target work is kept small, since a broadcast repeats it for every subscriber: the key is
-    /// interned and the frame built once per call.
-    func enqueue(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String?) {
+    /// interned and the frame built once per call. A message that depends on the previous one and took
+    /// a waiting message's place is reported to the delegate, for the connections it happened to.
+    func enqueue(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String?, dependsOnPrevious: Bool = false) {
         let key = coalescingKey.map { coalescingKeys.key(for: $0) }
         var frame: OutboundFrame?
+        var skipped: [ConnectionID] = []
+        defer {
+            if let coalescingKey, !skipped.isEmpty {
+                transport.delegate?.transport(transport, didSkipMessageBefore: coalescingKey, for: skipped)
+            }
+        }
         for id in ids {
             guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else {
                 continue
@@ -170,7 +177,9 @@ extension ServiceLoop {
             switch session.outbound.enqueue(shared, key: key) {
             case .appended where session.outbound.count == 1:
                 requestWritable(connection, session)
-            case .appended, .replaced:
+            case .replaced:
+                if dependsOnPrevious { skipped.append(id) }
+            case .appended:
                 break
             case .overflow:
                 logger.info("closing websocket: send queue overflow", metadata: ["sb.conn": "\(id)"])

@@ -78,14 +78,19 @@ package final class Transport: Sendable {
     /// With a `coalescingKey`, a message for the same connection and key that has not been written yet
     /// is replaced in place: a slow reader receives the latest state, never an ever-growing backlog.
     package func send(_ text: [UInt8], to id: ConnectionID, coalescingKey: String? = nil) {
-        post(.send(text, to: [id], coalescingKey: coalescingKey))
+        post(.send(text, to: [id], coalescingKey: coalescingKey, dependsOnPrevious: false))
     }
 
     /// Queues the same text message for several WebSockets; the loop builds one frame buffer shared by
     /// all of them.
-    package func send(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String? = nil) {
+    ///
+    /// `dependsOnPrevious` marks a message that is not whole on its own (a state delta builds on the
+    /// state before it): when it replaces a waiting message with its key, that connection will never get
+    /// the message it builds on, and the delegate hears of it
+    /// (``TransportDelegate/transport(_:didSkipMessageBefore:for:)``) to send one that stands alone.
+    package func send(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String? = nil, dependsOnPrevious: Bool = false) {
         guard !ids.isEmpty else { return }
-        post(.send(text, to: ids, coalescingKey: coalescingKey))
+        post(.send(text, to: ids, coalescingKey: coalescingKey, dependsOnPrevious: dependsOnPrevious))
     }
 
     /// Closes a WebSocket with `code` and `reason` (truncated to the 123 bytes a close frame allows) once

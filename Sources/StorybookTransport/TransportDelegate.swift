@@ -30,9 +30,16 @@ package protocol TransportDelegate: AnyObject, Sendable {
     /// A WebSocket that was opened closed, for whatever reason (either side, timeout, shutdown). Messages
     /// sent to `id` from now on are dropped.
     func transport(_ transport: Transport, didClose id: ConnectionID)
+
+    /// A message sent with `dependsOnPrevious` took the place of a waiting message with the same
+    /// `coalescingKey` on `ids` (slow readers): they will not get the message it builds on. Send each a
+    /// message with that key that stands alone; it replaces the waiting one. The default does nothing.
+    func transport(_ transport: Transport, didSkipMessageBefore coalescingKey: String, for ids: [ConnectionID])
 }
 
 extension TransportDelegate {
+    package func transport(_ transport: Transport, didSkipMessageBefore coalescingKey: String, for ids: [ConnectionID]) {}
+
     package func transport(_ transport: Transport, immediateResponseTo request: RequestHead) -> PreparedResponse? {
         nil
     }

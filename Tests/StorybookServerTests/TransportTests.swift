@@ -506,6 +506,28 @@ struct TransportWebSocketTests {
         }
     }
 
+    @Test func aMessageThatDependsOnTheOneItReplacedIsReportedSoAWholeOneFollows() throws {
+        // Sent in one mailbox batch before the socket is writeable: "whole" is replaced by "delta 0",
+        // which is replaced by "delta 1", and so on; each replacement is reported, and the delegate's
+        // answer (a whole message with the key) replaces the waiting delta or follows it.
+        try withTransport { _, port, delegate in
+            let socket = try TestSocket(port: port)
+            _ = try socket.upgrade(path: "/ws?deltas=5")
+            var frames: [String] = []
+            while !(frames.contains("whole again") && frames.contains("done")) {
+                frames.append(try socket.readFrame().text)
+            }
+            #expect(delegate.skipped.count == 5)
+            #expect(delegate.skipped.allSatisfy { $0.0 == "state" && $0.1 == delegate.opened })
+            #expect(!frames.contains("whole"))
+            // Keyed messages without the mark replace as before, unreported.
+            let plain = try TestSocket(port: port)
+            _ = try plain.upgrade(path: "/ws?coalesce=20")
+            #expect(try plain.readFrame().text == "state 19")
+            #expect(delegate.skipped.count == 5)
+        }
+    }
+
     @Test func aClientThatStopsReadingIsDroppedWithoutHoldingUpOthers() throws {
         try withTransport({ $0.slowClientTimeout = .milliseconds(200); $0.maxQueuedMessages = 10_000 }) { transport, port, delegate in
             let stuck = try TestSocket(port: port, receiveBufferSize: 4096)
@@ -567,6 +589,7 @@ final class TestDelegate: TransportDelegate {
         var signalsBlockedOnLoopThread: [Bool] = []
         var opened: [ConnectionID] = []
         var closed: [ConnectionID] = []
+        var skipped: [(String, [ConnectionID])] = []
     }
 
     var requests: [HTTPRequest] { state.withLock { $0.requests } }
@@ -574,6 +597,8 @@ final class TestDelegate: TransportDelegate {
     var signalsBlockedOnLoopThread: [Bool] { state.withLock { $0.signalsBlockedOnLoopThread } }
     var opened: [ConnectionID] { state.withLock { $0.opened } }
     var closed: [ConnectionID] { state.withLock { $0.closed } }
+    /// Every `didSkipMessageBefore` report: the key and the connections.
+    var skipped: [(String, [ConnectionID])] { state.withLock { $0.skipped } }
 
     func transport(_ transport: Transport, didReceive request: HTTPRequest, id: ConnectionID) {
         var mask = sigset_t()
@@ -610,6 +635,19 @@ final class TestDelegate: TransportDelegate {
             }
             transport.send(Array("done".utf8), to: id)
         }
+        // A whole state, then deltas that each depend on the message before them.
+        if let count = upgrade.query["deltas"].flatMap(Int.init) {
+            transport.send(Array("whole".utf8), to: id, coalescingKey: "state")
+            for index in 0..<count {
+                transport.send(Array("delta \(index)".utf8), to: [id], coalescingKey: "state", dependsOnPrevious: true)
+            }
+            transport.send(Array("done".utf8), to: id)
+        }
+    }
+
+    func transport(_ transport: Transport, didSkipMessageBefore coalescingKey: String, for ids: [ConnectionID]) {
+        state.withLock { $0.skipped.append((coalescingKey, ids)) }
+        transport.send(Array("whole again".utf8), to: ids, coalescingKey: coalescingKey)
     }
 
     func transport(_ transport: Transport, didReceiveMessage bytes: [UInt8], from id: ConnectionID) {

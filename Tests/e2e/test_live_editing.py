@@ -9,6 +9,7 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_liv
 import json
 import queue
 import socket
+import struct
 import threading
 import time
 
@@ -16,7 +17,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from conftest import Server, wait_for
+from conftest import Server, client_frame, wait_for
 from test_ui import browser_type_launch_args, ui, control, live, preview, wait_ready  # noqa: F401 (fixtures)
 
 PROFILE = "profile-user-profile--default"
@@ -406,3 +407,108 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
     assert result["refused"] == [True, True, True]
     assert result["next"] == {"version": 4, "props": [1], "text": "a😁b", "html": "<p>☆</p>", "base": None, "delta": None}  # (absent)
     assert result["stale"] and result["otherEnvironment"] and result["outside"]
+
+
+def read_ws_messages(sock, quiet=2.0):
+    """Every text message a raw WebSocket receives until it has been quiet for `quiet` seconds
+    (7-, 16- and 64-bit lengths)."""
+    data, messages = b"", []
+    sock.settimeout(quiet)
+    while True:
+        try:
+            chunk = sock.recv(1 << 20)
+        except socket.timeout:
+            break
+        if not chunk:
+            break
+        data += chunk
+        while len(data) >= 2:
+            length, offset = data[1] & 0x7F, 2
+            if length == 126:
+                if len(data) < 4:
+                    break
+                length, offset = struct.unpack(">H", data[2:4])[0], 4
+            elif length == 127:
+                if len(data) < 10:
+                    break
+                length, offset = struct.unpack(">Q", data[2:10])[0], 10
+            if len(data) < offset + length:
+                break
+            if data[0] & 0x0F == 1:
+                messages.append(json.loads(data[offset:offset + length]))
+            data = data[offset + length:]
+    return messages
+
+
+def apply_delta_as_a_client(held, message):
+    """What docs/protocol.md asks of a client: the whole state a delta makes of the state held."""
+    props = json.loads(json.dumps(held["props"]))
+    for op in message["delta"]["props"]:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in op["path"].split("/")[1:]]
+        if not tokens:
+            props = op["value"]
+            continue
+        parent = props
+        for token in tokens[:-1]:
+            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+        last = tokens[-1]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if op["op"] == "add":
+                parent.insert(index, op["value"])
+            elif op["op"] == "remove":
+                del parent[index]
+            else:
+                parent[index] = op["value"]
+        elif op["op"] == "remove":
+            del parent[last]
+        else:
+            parent[last] = op["value"]
+
+    def splice(text, change):
+        units = text.encode("utf-16-le")
+        at, remove = 2 * change["at"], 2 * change["remove"]
+        return (units[:at] + change["insert"].encode("utf-16-le") + units[at + remove:]).decode("utf-16-le")
+
+    return {**{k: v for k, v in message.items() if k not in ("delta", "base")},
+            "props": props, "text": splice(held["text"], message["delta"]["text"]), "html": splice(held["html"], message["delta"]["html"])}
+
+
+def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replaces_one_it_needed(list_server):
+    """A subscriber that stops reading while edits go on: its socket fills, the server keeps one state
+    waiting for it and replaces it with each newer one. A delta that replaces a waiting state is
+    followed by the whole state, so a client that never subscribes again still ends on the live state."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(5)
+    sock.connect(("127.0.0.1", int(list_server.url.rsplit(":", 1)[1])))
+    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101")
+    sock.sendall(client_frame(1, json.dumps({"type": "subscribe", "story": LONG_LIST, "delta": True}).encode()))
+    time.sleep(0.3)
+    # Not reading: every insertion at the top makes a delta that carries the whole list (about 57 KB),
+    # which fills the socket; the small edits after it are deltas of a few hundred bytes.
+    for index in range(40):
+        response = requests.patch(f"{list_server.url}/api/stories/{LONG_LIST}/props",
+                                  json=[{"op": "add", "path": "/items/0", "value": {"id": 1000 + index, "title": f"New {index}", "detail": "d", "done": False, "priority": 1}}], timeout=10)
+        assert response.status_code == 200, response.text
+    for index in range(20):
+        patch_item(list_server, 7, f"Small {index}")
+    messages = [m for m in read_ws_messages(sock) if m.get("type") == "state"]
+    held, applied, whole, refused = None, 0, 0, 0
+    for message in messages:
+        if "delta" not in message:
+            held, whole = message, whole + 1
+        elif held is not None and held["version"] == message["base"]:
+            held, applied = apply_delta_as_a_client(held, message), applied + 1
+        else:
+            refused += 1
+    live_state = live(list_server, LONG_LIST)
+    assert held is not None and held["version"] == live_state["version"], (held and held["version"], live_state["version"], whole, applied, refused)
+    assert held["props"] == live_state["props"] and held["text"] == live_state["text"] and held["html"] == live_state["html"]
+    assert whole >= 2, (whole, applied, refused)  # the first, and at least one sent after a skipped state
+    sock.close()

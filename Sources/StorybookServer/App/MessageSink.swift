@@ -4,4 +4,14 @@ protocol MessageSink: Sendable {
     /// Sends one text message to each connection. A queued, not yet written message with the
     /// same `coalescingKey` is replaced, so slow clients get the latest state, not a backlog.
     func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String?)
+
+    /// The same for a message that builds on the one sent before it with its key (a state delta):
+    /// when it replaces a waiting message, the transport reports it so that a whole one follows.
+    func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String, dependsOnPrevious: Bool)
+}
+
+extension MessageSink {
+    func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String, dependsOnPrevious: Bool) {
+        send(text, to: connections, coalescingKey: coalescingKey)
+    }
 }

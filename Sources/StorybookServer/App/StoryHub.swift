@@ -212,7 +212,7 @@ final class StoryHub {
             }
         }
         if !deltas.isEmpty {
-            sink.send(StateDelta(from: previous, to: session, cause: cause).message, to: deltas, coalescingKey: Self.stateKey(storyID))
+            sink.send(StateDelta(from: previous, to: session, cause: cause).message, to: deltas, coalescingKey: Self.stateKey(storyID), dependsOnPrevious: true)
         }
         if !standard.isEmpty, let state = liveStates.state(storyID) {
             sink.send(state.message(cause: cause), to: standard, coalescingKey: Self.stateKey(storyID))
@@ -285,6 +285,17 @@ final class StoryHub {
 
     /// The coalescing key of a story's `state` messages.
     private static func stateKey(_ storyID: String) -> String { "state:\(storyID)" }
+
+    /// A delta replaced a state still waiting for `connections` (slow readers), so they miss the state it
+    /// builds on: each gets the whole live state, which replaces the waiting delta.
+    func deltaSkippedState(_ coalescingKey: String, for connections: [ConnectionID]) {
+        assertOnQueue()
+        guard coalescingKey.hasPrefix("state:") else { return }
+        let storyID = String(coalescingKey.dropFirst("state:".count))
+        for connection in connections where subscriptions[connection]?.contains(storyID) == true {
+            sendState(of: storyID, to: connection)
+        }
+    }
 
     /// Sends one message to one connection.
     func send(_ message: JSONValue, to connection: ConnectionID, coalescingKey: String? = nil) {

@@ -122,6 +122,10 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
         queue.async { self.webSocket.received(bytes, from: id) }
     }
 
+    func transport(_ transport: Transport, didSkipMessageBefore coalescingKey: String, for ids: [ConnectionID]) {
+        queue.async { self.hub.deltaSkippedState(coalescingKey, for: ids) }
+    }
+
     func transport(_ transport: Transport, didClose id: ConnectionID) {
         queue.async { self.webSocket.closed(id) }
     }
