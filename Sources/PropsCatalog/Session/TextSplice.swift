@@ -29,7 +29,8 @@ package struct TextSplice: Sendable, Equatable {
     package init(from old: String, to new: String) {
         var old = old
         var new = new
-        // An ASCII string (its UTF-16 count is its UTF-8 count, which Swift knows at once) needs no counting.
+        // An ASCII string (its UTF-16 count is its UTF-8 count) needs no counting. Swift answers the
+        // UTF-16 count of a native ASCII string at once; of any other it walks the string.
         let oldIsASCII = old.utf16.count == old.utf8.count
         (offset, removed, inserted) = old.withUTF8 { oldBytes in
             new.withUTF8 { newBytes in
