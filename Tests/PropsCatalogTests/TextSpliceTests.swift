@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func randomEditsOfMixedText() {
-        var generator = SplitMix(seed: 18)
+        var generator = SeededGenerator(seed: 18)
         let alphabet: [Character] = ["a", "b", "<", ">", "é", "★", "😀", "\u{301}", " ", "\n"]
         for _ in 0..<2_000 {
             let length = Int(generator.next() % 40)
@@ -68,7 +68,7 @@ import Testing
     /// Long strings, so that whole chunks are compared at once on both ends, ASCII and not.
     @Test(arguments: [false, true])
     func editsOfLongStrings(ascii: Bool) {
-        var generator = SplitMix(seed: ascii ? 1 : 2)
+        var generator = SeededGenerator(seed: ascii ? 1 : 2)
         let alphabet: [Character] = ascii ? ["a", "b", "<", ">", " ", "\""] : ["a", "é", "★", "😀", "<"]
         let base = Array((0..<5_000).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
         for _ in 0..<200 {
@@ -87,18 +87,5 @@ import Testing
     @Test func aSpliceThatDoesNotFitIsRefused() {
         #expect(TextSplice(offset: 5, removed: 1, inserted: "x").applied(to: "abc") == nil)
         #expect(TextSplice(offset: 1, removed: 0, inserted: "x").applied(to: "😀") == nil)  // inside a surrogate pair
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -132,9 +132,14 @@ def wait_for(predicate, timeout=5.0, interval=0.02):
 
 # -- A hand-made WebSocket client ------------------------------------------------------------------------
 
-def ws_raw(server):
-    """A socket after a WebSocket handshake, for frames a library will not send."""
-    sock = socket.create_connection(("127.0.0.1", port_of(server)), timeout=3)
+def ws_raw(server, receive_buffer=None):
+    """A socket after a WebSocket handshake, for frames a library will not send; `receive_buffer` sets
+    SO_RCVBUF before connecting (a slow reader's small window)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.settimeout(3)
+    sock.connect(("127.0.0.1", port_of(server)))
     sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     buffer = b""
@@ -163,6 +168,10 @@ def read_frames(sock, until_opcode, seconds=5, until=None):
                 if len(data) < 4:
                     break
                 length, offset = struct.unpack(">H", data[2:4])[0], 4
+            elif length == 127:
+                if len(data) < 10:
+                    break
+                length, offset = struct.unpack(">Q", data[2:10])[0], 10
             if len(data) < offset + length:
                 break
             frames.append((data[0] & 0x0F, data[offset:offset + length]))
@@ -170,7 +179,7 @@ def read_frames(sock, until_opcode, seconds=5, until=None):
             if frames[-1][0] == until_opcode or (until and until(frames[-1])):
                 return frames
         try:
-            chunk = sock.recv(65536)
+            chunk = sock.recv(1 << 20)
         except (socket.timeout, ConnectionResetError):
             break
         if not chunk:

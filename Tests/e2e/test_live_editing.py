@@ -9,7 +9,6 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_liv
 import json
 import queue
 import socket
-import struct
 import threading
 import time
 
@@ -17,7 +16,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from conftest import Server, client_frame, wait_for
+from conftest import Server, client_frame, read_frames, wait_for, ws_raw
 from test_ui import browser_type_launch_args, ui, control, live, preview, wait_ready  # noqa: F401 (fixtures)
 
 PROFILE = "profile-user-profile--default"
@@ -409,37 +408,6 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
     assert result["stale"] and result["otherEnvironment"] and result["outside"]
 
 
-def read_ws_messages(sock, quiet=2.0):
-    """Every text message a raw WebSocket receives until it has been quiet for `quiet` seconds
-    (7-, 16- and 64-bit lengths)."""
-    data, messages = b"", []
-    sock.settimeout(quiet)
-    while True:
-        try:
-            chunk = sock.recv(1 << 20)
-        except socket.timeout:
-            break
-        if not chunk:
-            break
-        data += chunk
-        while len(data) >= 2:
-            length, offset = data[1] & 0x7F, 2
-            if length == 126:
-                if len(data) < 4:
-                    break
-                length, offset = struct.unpack(">H", data[2:4])[0], 4
-            elif length == 127:
-                if len(data) < 10:
-                    break
-                length, offset = struct.unpack(">Q", data[2:10])[0], 10
-            if len(data) < offset + length:
-                break
-            if data[0] & 0x0F == 1:
-                messages.append(json.loads(data[offset:offset + length]))
-            data = data[offset + length:]
-    return messages
-
-
 def apply_delta_as_a_client(held, message):
     """What docs/protocol.md asks of a client: the whole state a delta makes of the state held."""
     props = json.loads(json.dumps(held["props"]))
@@ -478,16 +446,7 @@ def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replac
     """A subscriber that stops reading while edits go on: its socket fills, the server keeps one state
     waiting for it and replaces it with each newer one. A delta that replaces a waiting state is
     followed by the whole state, so a client that never subscribes again still ends on the live state."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.settimeout(5)
-    sock.connect(("127.0.0.1", int(list_server.url.rsplit(":", 1)[1])))
-    sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    head = b""
-    while not head.endswith(b"\r\n\r\n"):
-        head += sock.recv(1)
-    assert head.startswith(b"HTTP/1.1 101")
+    sock = ws_raw(list_server, receive_buffer=4096)
     sock.sendall(client_frame(1, json.dumps({"type": "subscribe", "story": LONG_LIST, "delta": True}).encode()))
     time.sleep(0.3)
     # Not reading: every insertion at the top makes a delta that carries the whole list (about 57 KB),
@@ -498,7 +457,9 @@ def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replac
         assert response.status_code == 200, response.text
     for index in range(20):
         patch_item(list_server, 7, f"Small {index}")
-    messages = [m for m in read_ws_messages(sock) if m.get("type") == "state"]
+    sock.settimeout(2)  # read until the server has been quiet for 2 s
+    messages = [json.loads(payload) for opcode, payload in read_frames(sock, until_opcode=None, seconds=60) if opcode == 1]
+    messages = [m for m in messages if m.get("type") == "state"]
     held, applied, whole, refused = None, 0, 0, 0
     for message in messages:
         if "delta" not in message:

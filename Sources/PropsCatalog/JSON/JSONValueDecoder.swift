@@ -14,26 +14,6 @@ struct JSONValueDecoder {
     }
 }
 
-/// A coding path as links to the parent, so that going one level down costs no array copy; the
-/// `[any CodingKey]` form is built only when asked for (errors, `codingPath`).
-private indirect enum DecodingPath {
-    case root
-    case key(any CodingKey, parent: DecodingPath)
-    case index(Int, parent: DecodingPath)
-
-    var codingPath: [any CodingKey] {
-        var keys: [any CodingKey] = []
-        var link = self
-        while true {
-            switch link {
-            case .root: return keys.reversed()
-            case .key(let key, let parent): keys.append(key); link = parent
-            case .index(let index, let parent): keys.append(IndexKey(index)); link = parent
-            }
-        }
-    }
-}
-
 /// The types that are numbers the decoder reads itself (any `FixedWidthInteger`, any
 /// `BinaryFloatingPoint & LosslessStringConvertible`) beyond the common ones told by identity:
 /// the conformance casts cost about 1k instructions each, so each type is cast once.
@@ -53,7 +33,7 @@ private enum NumberTypes {
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
-    let path: DecodingPath
+    let path: CodingPathLink
     var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -71,20 +51,20 @@ private struct ValueDecoder: Decoder {
         ValueSingleContainer(decoder: self)
     }
 
-    static func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: DecodingPath) -> DecodingError {
+    static func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: CodingPathLink) -> DecodingError {
         if value == .null {
             return .valueNotFound(type, .init(codingPath: path.codingPath, debugDescription: "found null"))
         }
         return .typeMismatch(type, .init(codingPath: path.codingPath, debugDescription: "found \(value.kindDescription)"))
     }
 
-    private static func corrupted(_ message: String, _ path: DecodingPath) -> DecodingError {
+    private static func corrupted(_ message: String, _ path: CodingPathLink) -> DecodingError {
         .dataCorrupted(.init(codingPath: path.codingPath, debugDescription: message))
     }
 
     /// `T` from `value` at `path`: scalars and Foundation types directly, everything else by
     /// `init(from:)`. The path is made only for an error or a decoder.
-    static func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: @autoclosure () -> DecodingPath) throws -> T {
+    static func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: @autoclosure () -> CodingPathLink) throws -> T {
         if T.self == String.self {
             guard case .string(let string) = value else { throw mismatch(T.self, value, path()) }
             return string as! T
@@ -126,7 +106,7 @@ private struct ValueDecoder: Decoder {
         return try T(from: ValueDecoder(value: value, path: path()))
     }
 
-    private static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> DecodingPath) throws -> I {
+    private static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> I {
         if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }  // no text to read
         guard let text = value.numberText, let decimal = DecimalText(text) else { throw mismatch(I.self, value, path()) }
         guard decimal.isWhole else { throw corrupted("expected an integer, found \(text)", path()) }
@@ -137,7 +117,7 @@ private struct ValueDecoder: Decoder {
     }
 
     private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ type: F.Type, _ value: JSONValue, _ path: @autoclosure () -> DecodingPath
+        _ type: F.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink
     ) throws -> F {
         // A double read as a double is itself (its shortest text parses back to it exactly).
         if F.self == Double.self, case .double(let double) = value, double.isFinite { return double as! F }
@@ -146,7 +126,7 @@ private struct ValueDecoder: Decoder {
         return number
     }
 
-    private static func decimal(_ value: JSONValue, _ path: @autoclosure () -> DecodingPath) throws -> Decimal {
+    private static func decimal(_ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> Decimal {
         guard let text = value.numberText else { throw mismatch(Decimal.self, value, path()) }
         guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !number.isNaN else {
             throw corrupted("\(text) does not fit in Decimal", path())
@@ -157,7 +137,7 @@ private struct ValueDecoder: Decoder {
 
 private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
-    let path: DecodingPath
+    let path: CodingPathLink
     var codingPath: [any CodingKey] { path.codingPath }
 
     var allKeys: [Key] { members.keys.sorted().compactMap { Key(stringValue: $0) } }
@@ -200,11 +180,11 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
 private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
-    let path: DecodingPath
+    let path: CodingPathLink
     private(set) var currentIndex = 0
     var codingPath: [any CodingKey] { path.codingPath }
 
-    init(elements: [JSONValue], path: DecodingPath) {
+    init(elements: [JSONValue], path: CodingPathLink) {
         self.elements = elements
         self.path = path
     }
@@ -213,7 +193,7 @@ private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= elements.count }
 
     /// The path of the current element.
-    private var elementPath: DecodingPath { .index(currentIndex, parent: path) }
+    private var elementPath: CodingPathLink { .index(currentIndex, parent: path) }
 
     /// The current element, read as `type`.
     private func element(_ type: Any.Type) throws -> JSONValue {

@@ -50,26 +50,6 @@ private final class CanonicalOrderPositions {
     }
 }
 
-/// A coding path as links to the parent, so that going one level down costs no array copy; the
-/// `[any CodingKey]` form is built only when asked for (errors, `codingPath`).
-private indirect enum EncodingPath {
-    case root
-    case key(any CodingKey, parent: EncodingPath)
-    case index(Int, parent: EncodingPath)
-
-    var codingPath: [any CodingKey] {
-        var keys: [any CodingKey] = []
-        var link = self
-        while true {
-            switch link {
-            case .root: return keys.reversed()
-            case .key(let key, let parent): keys.append(key); link = parent
-            case .index(let index, let parent): keys.append(AnyKey(intValue: index)); link = parent
-            }
-        }
-    }
-}
-
 /// What containers write into, then frozen into a `JSONValue`. Plain values go straight into
 /// `members` or `elements`; only nested containers and encoders get a node of their own.
 private final class EncodingNode {
@@ -160,7 +140,7 @@ private final class EncodingNode {
         return child
     }
 
-    static func encode<T: Encodable>(_ value: T, at path: EncodingPath, noting positions: CanonicalOrderPositions?) throws -> JSONValue {
+    static func encode<T: Encodable>(_ value: T, at path: CodingPathLink, noting positions: CanonicalOrderPositions?) throws -> JSONValue {
         if let special = try specialValue(value, at: path) { return special }
         let node = EncodingNode()
         if let positions, let unordered = value as? any HashOrderedCollection {
@@ -179,7 +159,7 @@ private final class EncodingNode {
 
     /// The JSON of the Foundation types the encoder writes its own way, nil for any other type
     /// (told by identity: a cast to each costs a conformance lookup per value).
-    private static func specialValue<T: Encodable>(_ value: T, at path: EncodingPath) throws -> JSONValue? {
+    private static func specialValue<T: Encodable>(_ value: T, at path: CodingPathLink) throws -> JSONValue? {
         if T.self == Date.self { return .string(ISO8601.string(from: value as! Date)) }
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
         if T.self == UUID.self { return .string((value as! UUID).uuidString) }
@@ -194,7 +174,7 @@ private final class EncodingNode {
         return nil
     }
 
-    static func number(_ value: Double, at path: @autoclosure () -> EncodingPath) throws -> JSONValue {
+    static func number(_ value: Double, at path: @autoclosure () -> CodingPathLink) throws -> JSONValue {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: path().codingPath, debugDescription: "\(value) has no JSON form"))
         }
@@ -202,7 +182,7 @@ private final class EncodingNode {
     }
 
     /// A `Float` in its own shortest form (`0.1`, not the double nearest to the float `0.1`).
-    static func number(_ value: Float, at path: @autoclosure () -> EncodingPath) throws -> JSONValue {
+    static func number(_ value: Float, at path: @autoclosure () -> CodingPathLink) throws -> JSONValue {
         guard value.isFinite, let number = JSONValue.number(text: "\(value)") else {
             throw EncodingError.invalidValue(value, .init(codingPath: path().codingPath, debugDescription: "\(value) has no JSON form"))
         }
@@ -216,7 +196,7 @@ private final class EncodingNode {
 
 private struct NodeEncoder: Encoder {
     let node: EncodingNode
-    let path: EncodingPath
+    let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -236,16 +216,9 @@ private struct NodeEncoder: Encoder {
     }
 }
 
-private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) { self.stringValue = String(intValue); self.intValue = intValue }
-}
-
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
-    let path: EncodingPath
+    let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     var codingPath: [any CodingKey] { path.codingPath }
 
@@ -317,14 +290,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
-    let path: EncodingPath
+    let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     var codingPath: [any CodingKey] { path.codingPath }
 
     var count: Int { node.kind == .array ? node.elements.count : 0 }
 
     /// The path of the element appended next.
-    private var next: EncodingPath { .index(count, parent: path) }
+    private var next: CodingPathLink { .index(count, parent: path) }
 
     mutating func encodeNil() throws { node.append(.null) }
     mutating func encode(_ value: Bool) throws { node.append(.bool(value)) }
@@ -355,7 +328,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
 private struct SingleContainer: SingleValueEncodingContainer {
     let node: EncodingNode
-    let path: EncodingPath
+    let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     var codingPath: [any CodingKey] { path.codingPath }
 

@@ -91,6 +91,20 @@ struct ProjectionWriter {
         return RenderMemo.Entry(start: start, length: count - start, children: children)
     }
 
+    /// Writes `nodes` as roots, each matched with the node at its position in `previous` (a view, its
+    /// output and that output's memo) through `append`; the output and its memo.
+    static func roots(
+        _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?,
+        append: (ViewNode, Match?, inout ProjectionWriter) -> RenderMemo.Entry
+    ) -> (output: String, memo: RenderMemo) {
+        var out = ProjectionWriter(previous: previous?.output ?? "")
+        let roots = nodes.indices.map { index in
+            let match = previous.flatMap { Match.align(index, of: nodes, old: $0.view, entries: $0.memo.roots, base: 0) }
+            return append(nodes[index], match, &out)
+        }
+        return out.finish(roots: roots)
+    }
+
     /// The output and its memo, with `roots` the roots' entries.
     consuming func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
         flush()

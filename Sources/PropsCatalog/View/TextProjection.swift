@@ -14,12 +14,7 @@ public enum TextProjection {
     static func render(
         _ nodes: [ViewNode], reusing previous: (view: [ViewNode], output: String, memo: RenderMemo)?
     ) -> (output: String, memo: RenderMemo) {
-        var out = ProjectionWriter(previous: previous?.output ?? "")
-        let roots = nodes.indices.map { index in
-            let match = previous.flatMap { ProjectionWriter.Match.align(index, of: nodes, old: $0.view, entries: $0.memo.roots, base: 0) }
-            return append(nodes[index], depth: 0, match: match, to: &out)
-        }
-        return out.finish(roots: roots)
+        ProjectionWriter.roots(nodes, reusing: previous) { node, match, out in append(node, depth: 0, match: match, to: &out) }
     }
 
     /// Writes the lines of `node` at `depth`; `match` is the previous node at the same position and depth.
