@@ -492,7 +492,45 @@ struct JSONPatchDiffTests {
             .replace(path: JSONPointer(tokens: ["a", "b", "d", "1"]), value: 5),
             .add(path: JSONPointer(tokens: ["new"]), value: "x"),
         ])
-        #expect(JSONPatch.diff(from: [1, 2], to: [1, 2, 3]).operations == [.replace(path: JSONPointer(), value: [1, 2, 3])])
+        #expect(JSONPatch.diff(from: [1, 2], to: [1, 2, 3]).operations == [.add(path: JSONPointer(tokens: ["2"]), value: 3)])
         #expect(JSONPatch.diff(from: 1, to: 2).operations == [.replace(path: JSONPointer(), value: 2)])
+    }
+}
+
+/// The diff of arrays whose length changed: an item inserted into or removed from a long list is one
+/// operation, not the whole list; whatever the edit, the patch makes the new array of the old one.
+@Suite struct JSONPatchArrayDiffTests {
+    private static func item(_ id: Int) -> JSONValue { ["id": .integer(Int64(id)), "title": .string("Item \(id)")] }
+    private static let list = JSONValue.array((0..<500).map(item))
+
+    @Test func anInsertedOrRemovedItemIsOneOperation() throws {
+        guard case .array(var items) = Self.list else { return }
+        items.insert(Self.item(1000), at: 0)
+        let inserted = JSONPatch.diff(from: ["items": Self.list], to: ["items": .array(items)])
+        #expect(inserted.operations == [.add(path: JSONPointer(tokens: ["items", "0"]), value: Self.item(1000))])
+        items.remove(at: 251)
+        let removed = JSONPatch.diff(from: ["items": .array(items)], to: ["items": .array(items.enumerated().filter { $0.offset != 100 }.map(\.element))])
+        #expect(removed.operations == [.remove(path: JSONPointer(tokens: ["items", "100"]))])
+    }
+
+    @Test func randomEditsOfArraysApplyToTheNewArray() throws {
+        var random = SeededGenerator(seed: 6902)
+        for _ in 0..<500 {
+            let old = (0..<Int.random(in: 0...30, using: &random)).map { _ in Self.item(Int.random(in: 0..<8, using: &random)) }
+            var new = old
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: new.insert(Self.item(Int.random(in: 0..<8, using: &random)), at: Int.random(in: 0...new.count, using: &random))
+                case 1 where !new.isEmpty: new.remove(at: Int.random(in: 0..<new.count, using: &random))
+                default: if !new.isEmpty { new[Int.random(in: 0..<new.count, using: &random)] = Self.item(99) }
+                }
+            }
+            let patch = JSONPatch.diff(from: .array(old), to: .array(new))
+            let applied = try patch.apply(to: .array(old))
+            #expect(applied.isIdentical(to: .array(new)), "\(old) -> \(new): \(patch)")
+        }
+        // Past the limit, the array is replaced whole.
+        let many = JSONPatch.diff(from: .array([]), to: .array((0..<(JSONPatch.arrayEditLimit + 1)).map(Self.item)))
+        #expect(many.operations.count == 1)
     }
 }

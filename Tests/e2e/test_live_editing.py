@@ -449,11 +449,13 @@ def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replac
     sock = ws_raw(list_server, receive_buffer=4096)
     sock.sendall(client_frame(1, json.dumps({"type": "subscribe", "story": LONG_LIST, "delta": True}).encode()))
     time.sleep(0.3)
-    # Not reading: every insertion at the top makes a delta that carries the whole list (about 57 KB),
-    # which fills the socket; the small edits after it are deltas of a few hundred bytes.
+    # Not reading: every rotation of the list changes every item, so its delta carries them all (about
+    # 60 KB) and fills the socket; the small edits after it are deltas of a few hundred bytes.
+    items = live(list_server, LONG_LIST)["props"]["items"]
     for index in range(40):
+        items = items[1:] + items[:1]
         response = requests.patch(f"{list_server.url}/api/stories/{LONG_LIST}/props",
-                                  json=[{"op": "add", "path": "/items/0", "value": {"id": 1000 + index, "title": f"New {index}", "detail": "d", "done": False, "priority": 1}}], timeout=10)
+                                  json=[{"op": "replace", "path": "/items", "value": items}], timeout=10)
         assert response.status_code == 200, response.text
     for index in range(20):
         patch_item(list_server, 7, f"Small {index}")

@@ -184,7 +184,9 @@ extension JSONPatch {
     /// A small patch that turns `source` into `target`: `diff(from: a, to: b).apply(to: a)` equals `b`.
     ///
     /// Objects are compared member by member (add, remove or a nested diff per member); arrays of the
-    /// same length element by element; anything else, arrays of different lengths included, is replaced whole.
+    /// same length element by element; arrays of different lengths keep their common start and end, the
+    /// elements between are diffed pairwise and the rest removed or added (an item inserted into a long
+    /// list is one `add`), unless more than ``arrayEditLimit`` elements change; anything else is replaced whole.
     /// Values are compared byte for byte (``JSONValue/isIdentical(to:)``): `1` and `1.0`, `0.0` and `-0.0`,
     /// and two spellings of a canonically equivalent string differ, so the patch reproduces `target` as written.
     package static func diff(from source: JSONValue, to target: JSONValue) -> JSONPatch {
@@ -223,9 +225,43 @@ extension JSONPatch {
             for index in old.indices where !old[index].isIdentical(to: new[index]) {
                 appendDiff(from: old[index], to: new[index], at: pointer.appending(String(index)), into: &operations)
             }
+        case (.array(let old), .array(let new)) where appendArrayEdit(from: old, to: new, at: pointer, into: &operations):
+            break
         default:
             operations.append(.replace(path: pointer, value: target))
         }
+    }
+}
+
+extension JSONPatch {
+    /// The most elements an edit of an array of another length may touch before the array is replaced whole.
+    static let arrayEditLimit = 16
+
+    /// Appends the edit of an array whose length changed, keeping its common start and end: the
+    /// elements between are diffed pairwise, then the old ones left are removed (last first) or the new
+    /// ones left added. False, appending nothing, when more than `arrayEditLimit` elements change.
+    private static func appendArrayEdit(
+        from old: [JSONValue], to new: [JSONValue], at pointer: JSONPointer, into operations: inout [JSONPatchOperation]
+    ) -> Bool {
+        let shorter = min(old.count, new.count)
+        var prefix = 0
+        while prefix < shorter, old[prefix].isIdentical(to: new[prefix]) { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, old[old.count - 1 - suffix].isIdentical(to: new[new.count - 1 - suffix]) { suffix += 1 }
+        let removed = old.count - suffix - prefix
+        let added = new.count - suffix - prefix
+        guard max(removed, added) <= arrayEditLimit else { return false }
+        let paired = min(removed, added)
+        for offset in 0..<paired where !old[prefix + offset].isIdentical(to: new[prefix + offset]) {
+            appendDiff(from: old[prefix + offset], to: new[prefix + offset], at: pointer.appending(String(prefix + offset)), into: &operations)
+        }
+        for index in stride(from: prefix + removed - 1, through: prefix + paired, by: -1) {
+            operations.append(.remove(path: pointer.appending(String(index))))
+        }
+        for index in (prefix + paired)..<(prefix + added) {
+            operations.append(.add(path: pointer.appending(String(index)), value: new[index]))
+        }
+        return true
     }
 }
 
