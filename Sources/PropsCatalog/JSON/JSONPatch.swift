@@ -225,8 +225,10 @@ extension JSONPatch {
             for index in old.indices where !old[index].isIdentical(to: new[index]) {
                 appendDiff(from: old[index], to: new[index], at: pointer.appending(String(index)), into: &operations)
             }
-        case (.array(let old), .array(let new)) where appendArrayEdit(from: old, to: new, at: pointer, into: &operations):
-            break
+        case (.array(let old), .array(let new)):
+            if !appendArrayEdit(from: old, to: new, at: pointer, into: &operations) {
+                operations.append(.replace(path: pointer, value: target))
+            }
         default:
             operations.append(.replace(path: pointer, value: target))
         }

@@ -103,12 +103,16 @@ public enum HTMLProjection {
             func children(_ nodes: [ViewNode], previous: ProjectionWriter.Match? = match?.ifSameKind(as: node)) -> [RenderMemo.Entry] {
                 nodes.indices.map { index in append(nodes[index], depth: depth + 1, match: previous?.child(index, of: nodes), to: &out) }
             }
+            /// An element whose children go between its opening lines and its closing line.
+            func container(_ opening: String..., closing: String, _ nodes: [ViewNode]) -> [RenderMemo.Entry] {
+                opening.forEach(line)
+                let entries = children(nodes)
+                line(closing)
+                return entries
+            }
             switch node {
             case .stack(let axis, let nodes):
-                line("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>")
-                let entries = children(nodes)
-                line("</div>")
-                return entries
+                return container("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>", closing: "</div>", nodes)
             case .text(let text):
                 line("<p class=\"sb-text\"\(extra)>\(escape(text))</p>")
             case .heading(let text, let level):
@@ -126,10 +130,7 @@ public enum HTMLProjection {
                 line("<label class=\"sb-toggle\"><input type=\"checkbox\" role=\"switch\"\(isOn ? " checked" : "")"
                     + "\(commandAttribute(command))\(extra)><span>\(escape(label))</span></label>")
             case .list(let items):
-                line("<ul class=\"sb-list\"\(extra)>")
-                let entries = children(items)
-                line("</ul>")
-                return entries
+                return container("<ul class=\"sb-list\"\(extra)>", closing: "</ul>", items)
             case .listItem(let isSelected, let command, let nodes):
                 let selected = isSelected ? " data-selected=\"true\"" : ""
                 guard command != nil else {
@@ -173,19 +174,12 @@ public enum HTMLProjection {
             case .badge(let text, let tone):
                 line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\"\(extra)>\(escape(text))</span>")
             case .section(let title, let nodes):
-                line("<section class=\"sb-section\"\(extra)>")
-                line("  <h3>\(escape(title))</h3>")
-                let entries = children(nodes)
-                line("</section>")
-                return entries
+                return container("<section class=\"sb-section\"\(extra)>", "  <h3>\(escape(title))</h3>", closing: "</section>", nodes)
             case .divider:
                 line("<hr class=\"sb-divider\"\(extra)>")
             case .component(let title, let nodes):
-                line("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>")
-                line("  <span class=\"sb-component-title\">\(escape(title))</span>")
-                let entries = children(nodes)
-                line("</div>")
-                return entries
+                return container("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>",
+                                 "  <span class=\"sb-component-title\">\(escape(title))</span>", closing: "</div>", nodes)
             case .accessible(let info, let wrapped):
                 let attributes = accessibilityAttributes(info, for: wrapped)
                 // the previous node's wrapped node had the same attributes only if it had the same accessibility attributes

@@ -284,14 +284,15 @@ final class StoryHub {
     }
 
     /// The coalescing key of a story's `state` messages.
-    private static func stateKey(_ storyID: String) -> String { "state:\(storyID)" }
+    private static func stateKey(_ storyID: String) -> String { stateKeyPrefix + storyID }
+    private static let stateKeyPrefix = "state:"
 
     /// A delta replaced a state still waiting for `connections` (slow readers), so they miss the state it
     /// builds on: each gets the whole live state, which replaces the waiting delta.
     func deltaSkippedState(_ coalescingKey: String, for connections: [ConnectionID]) {
         assertOnQueue()
-        guard coalescingKey.hasPrefix("state:") else { return }
-        let storyID = String(coalescingKey.dropFirst("state:".count))
+        guard coalescingKey.hasPrefix(Self.stateKeyPrefix) else { return }
+        let storyID = String(coalescingKey.dropFirst(Self.stateKeyPrefix.count))
         for connection in connections where subscriptions[connection]?.contains(storyID) == true {
             sendState(of: storyID, to: connection)
         }
