@@ -48,7 +48,7 @@ public struct AnyComponent: Sendable {
     package let permutationBase: String?
     /// Generated combinations that did not become stories, with why.
     package private(set) var leftOut: [LeftOutStory] = []
-    private let validateJSON: @Sendable (JSONValue) -> Result<Validated, PropsError>
+    private let validateJSON: @Sendable (JSONValue, RoundTripMemo?) -> Result<Validated, PropsError>
     private let suggestJSON: @Sendable (JSONValue, CommandInvocation) -> Result<JSONValue?, EditError>
     private let handlersOf: @Sendable (Command, JSONValue) -> [String]
     private let inferSchema: @Sendable () -> EditorSchema
@@ -87,10 +87,10 @@ public struct AnyComponent: Sendable {
         self.summary = component.summary
         self.permutationBase = component.permutations.base
 
-        let decodeAndRender: @Sendable (JSONValue) -> Result<(Props, Validated), PropsError> = { json in
+        let decodeAndRender: @Sendable (JSONValue, RoundTripTable?) -> Result<(Props, Validated), PropsError> = { json, memo in
             do {
-                let props = try PropsDecoding.decode(Props.self, from: json)
-                let canonical = try encoder.encode(props)
+                let props = try PropsDecoding.decode(Props.self, from: json, memo: memo)
+                let canonical = try encoder.encode(props, memo: memo)
                 let reordered = { (try? encoder.encodeNotingCanonicalOrder(props).reordered) ?? [] }
                 // The sent value itself when the round trip gave it back exactly: it shares storage with
                 // the props a patch started from, so the history diff skips what the patch left alone.
@@ -105,7 +105,13 @@ public struct AnyComponent: Sendable {
             }
         }
         // A closure, not the key path `\.1`: a key path is instantiated on every call (10k instructions an edit).
-        self.validateJSON = { json in decodeAndRender(json).map { $0.1 } }
+        self.validateJSON = { json, memo in
+            guard let memo else { return decodeAndRender(json, nil).map { $0.1 } }
+            return memo.withTable { table in
+                let result = decodeAndRender(json, table).map { $0.1 }
+                return (result, (try? result.get()) != nil)
+            }
+        }
         self.suggestJSON = { json, invocation in
             component.route(json, invocation)
         }
@@ -164,7 +170,7 @@ public struct AnyComponent: Sendable {
                 leftOut.append(leave("the story id '\(id)' is taken by '\(owner)'", nil))
                 continue
             }
-            switch candidate.props.flatMap(validate) {
+            switch candidate.props.flatMap({ validate($0) }) {
             case .failure(let error):
                 leftOut.append(leave(error.message, error.path))
             case .success(let validated):
@@ -175,13 +181,15 @@ public struct AnyComponent: Sendable {
     }
 
     /// Decodes `json` into the Props type and renders it; the error names the field at fault.
-    package func validate(_ json: JSONValue) -> Result<Validated, PropsError> {
-        validateJSON(json)
+    /// `memo`, when given, remembers what this validation decoded and encoded, so that the next one
+    /// (of props that share storage with these, as a patch's candidate does) skips what did not change.
+    package func validate(_ json: JSONValue, memo: RoundTripMemo? = nil) -> Result<Validated, PropsError> {
+        validateJSON(json, memo)
     }
 
     /// Validates `json` and renders it in `environment` (read by the render function as `ViewEnvironment.current`).
-    package func validate(_ json: JSONValue, in environment: ViewEnvironment) -> Result<Validated, PropsError> {
-        environment.apply { validateJSON(json) }
+    package func validate(_ json: JSONValue, in environment: ViewEnvironment, memo: RoundTripMemo? = nil) -> Result<Validated, PropsError> {
+        environment.apply { validateJSON(json, memo) }
     }
 
     /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.

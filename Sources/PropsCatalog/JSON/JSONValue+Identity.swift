@@ -37,15 +37,34 @@ extension JSONValue {
         }
     }
 
-    private static func shareStorage(_ first: [JSONValue], _ second: [JSONValue]) -> Bool {
-        first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+    static func shareStorage(_ first: [JSONValue], _ second: [JSONValue]) -> Bool {
+        storageAddress(of: first) == storageAddress(of: second)
+    }
+
+    static func shareStorage(_ first: [String: JSONValue], _ second: [String: JSONValue]) -> Bool {
+        guard let a = storageAddress(of: first), let b = storageAddress(of: second) else { return false }
+        return a == b
+    }
+
+    /// Where an array's or an object's members are stored (nil for any other value): two values
+    /// with the same address share one storage, which is immutable while both hold it.
+    var storageAddress: UInt? {
+        switch self {
+        case .array(let elements): Self.storageAddress(of: elements)
+        case .object(let members): Self.storageAddress(of: members)
+        default: nil
+        }
+    }
+
+    private static func storageAddress(of elements: [JSONValue]) -> UInt {
+        elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 
     /// A native dictionary is one reference to its storage: the same bits are the same storage.
-    /// (Were it laid out otherwise, the members are compared.)
-    private static func shareStorage(_ first: [String: JSONValue], _ second: [String: JSONValue]) -> Bool {
-        guard MemoryLayout<[String: JSONValue]>.size == MemoryLayout<UInt>.size else { return false }
-        return withUnsafeBytes(of: first) { a in withUnsafeBytes(of: second) { b in a.load(as: UInt.self) == b.load(as: UInt.self) } }
+    /// (Were it laid out otherwise, there is no address and the members are compared.)
+    private static func storageAddress(of members: [String: JSONValue]) -> UInt? {
+        guard MemoryLayout<[String: JSONValue]>.size == MemoryLayout<UInt>.size else { return nil }
+        return withUnsafeBytes(of: members) { $0.load(as: UInt.self) }
     }
 }
 

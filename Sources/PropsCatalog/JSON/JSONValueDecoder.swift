@@ -9,8 +9,12 @@ import Synchronization
 /// `Float` and `Double` take the nearest value. Dates are ISO 8601 (`ISO8601`), URLs their string,
 /// `Data` base64. Errors are `DecodingError`s whose coding path names the field.
 struct JSONValueDecoder {
+    /// Decodes again only the arrays and objects it has not decoded before as the same type.
+    var memo: RoundTripTable?
+
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder.unbox(T.self, from: value, at: .root)
+        // The root is new with every edit: only its parts are looked up and remembered.
+        try ValueDecoder.unbox(T.self, from: value, at: .root, memo: memo, remember: false)
     }
 }
 
@@ -34,17 +38,18 @@ private enum NumberTypes {
 private struct ValueDecoder: Decoder {
     let value: JSONValue
     let path: CodingPathLink
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw Self.mismatch([String: JSONValue].self, value, path) }
-        return KeyedDecodingContainer(ValueKeyedContainer<Key>(members: members, path: path))
+        return KeyedDecodingContainer(ValueKeyedContainer<Key>(members: members, path: path, memo: memo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw Self.mismatch([JSONValue].self, value, path) }
-        return ValueUnkeyedContainer(elements: elements, path: path)
+        return ValueUnkeyedContainer(elements: elements, path: path, memo: memo)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -63,8 +68,10 @@ private struct ValueDecoder: Decoder {
     }
 
     /// `T` from `value` at `path`: scalars and Foundation types directly, everything else by
-    /// `init(from:)`. The path is made only for an error or a decoder.
-    static func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: @autoclosure () -> CodingPathLink) throws -> T {
+    /// `init(from:)` (unless `memo` has it). The path is made only for an error or a decoder.
+    static func unbox<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, at path: @autoclosure () -> CodingPathLink, memo: RoundTripTable?, remember: Bool = true
+    ) throws -> T {
         if T.self == String.self {
             guard case .string(let string) = value else { throw mismatch(T.self, value, path()) }
             return string as! T
@@ -103,7 +110,8 @@ private struct ValueDecoder: Decoder {
             guard let data = Data(base64Encoded: text) else { throw corrupted("expected base64 data", path()) }
             return data as! T
         }
-        return try T(from: ValueDecoder(value: value, path: path()))
+        guard let memo, remember else { return try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
+        return try memo.decode(T.self, from: value) { try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
     }
 
     private static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> I {
@@ -138,6 +146,7 @@ private struct ValueDecoder: Decoder {
 private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let path: CodingPathLink
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
 
     var allKeys: [Key] { members.keys.sorted().compactMap { Key(stringValue: $0) } }
@@ -152,13 +161,13 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     private func decoder(for key: Key) throws -> ValueDecoder {
-        ValueDecoder(value: try value(for: key), path: .key(key, parent: path))
+        ValueDecoder(value: try value(for: key), path: .key(key, parent: path), memo: memo)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(for: key) == .null }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try ValueDecoder.unbox(T.self, from: value(for: key), at: .key(key, parent: path))
+        try ValueDecoder.unbox(T.self, from: value(for: key), at: .key(key, parent: path), memo: memo)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -170,23 +179,25 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .null, path: path)
+        ValueDecoder(value: members["super"] ?? .null, path: path, memo: memo)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, path: .key(key, parent: path))
+        ValueDecoder(value: members[key.stringValue] ?? .null, path: .key(key, parent: path), memo: memo)
     }
 }
 
 private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let path: CodingPathLink
+    let memo: RoundTripTable?
     private(set) var currentIndex = 0
     var codingPath: [any CodingKey] { path.codingPath }
 
-    init(elements: [JSONValue], path: CodingPathLink) {
+    init(elements: [JSONValue], path: CodingPathLink, memo: RoundTripTable?) {
         self.elements = elements
         self.path = path
+        self.memo = memo
     }
 
     var count: Int? { elements.count }
@@ -204,7 +215,7 @@ private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     private func next(_ type: Any.Type) throws -> ValueDecoder {
-        ValueDecoder(value: try element(type), path: elementPath)
+        ValueDecoder(value: try element(type), path: elementPath, memo: memo)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -214,7 +225,7 @@ private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try ValueDecoder.unbox(T.self, from: element(T.self), at: elementPath)
+        let value = try ValueDecoder.unbox(T.self, from: element(T.self), at: elementPath, memo: memo)
         currentIndex += 1
         return value
     }
@@ -245,6 +256,6 @@ private struct ValueSingleContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { decoder.value == .null }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try ValueDecoder.unbox(T.self, from: decoder.value, at: decoder.path)
+        try ValueDecoder.unbox(T.self, from: decoder.value, at: decoder.path, memo: decoder.memo)
     }
 }

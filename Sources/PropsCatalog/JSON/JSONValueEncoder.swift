@@ -14,7 +14,13 @@ package struct JSONValueEncoder: Sendable {
 
     /// The JSON value of `value`.
     package func encode(_ value: some Encodable) throws -> JSONValue {
-        try EncodingNode.encode(value, at: .root, noting: nil)
+        try EncodingNode.encode(value, at: .root, noting: nil, memo: nil)
+    }
+
+    /// The JSON value of `value`, encoding again only the parts that `memo` has seen decoded and
+    /// not encoded. (The root is new with every edit: only its parts are looked up.)
+    func encode(_ value: some Encodable, memo: RoundTripTable?) throws -> JSONValue {
+        try EncodingNode.encode(value, at: .root, noting: nil, memo: memo, lookUp: false)
     }
 
     /// The JSON value of `value`, and the places where the encoder put a hash-ordered collection
@@ -23,7 +29,7 @@ package struct JSONValueEncoder: Sendable {
     /// collection the element's position is `*`, since it depends on the order the collection had.
     package func encodeNotingCanonicalOrder(_ value: some Encodable) throws -> (json: JSONValue, reordered: Set<JSONPointer>) {
         let positions = CanonicalOrderPositions()
-        let json = try EncodingNode.encode(value, at: .root, noting: positions)
+        let json = try EncodingNode.encode(value, at: .root, noting: positions, memo: nil)
         return (json, positions.patterns)
     }
 }
@@ -140,17 +146,28 @@ private final class EncodingNode {
         return child
     }
 
-    static func encode<T: Encodable>(_ value: T, at path: CodingPathLink, noting positions: CanonicalOrderPositions?) throws -> JSONValue {
+    /// The JSON of `value`. With `memo`, a value decoded and encoded before is not encoded again;
+    /// with `positions` (which need every collection encoded), there is no memo.
+    static func encode<T: Encodable>(
+        _ value: T, at path: CodingPathLink, noting positions: CanonicalOrderPositions?, memo: RoundTripTable?, lookUp: Bool = true
+    ) throws -> JSONValue {
         if let special = try specialValue(value, at: path) { return special }
+        guard let memo, lookUp else { return try encodeAnew(value, at: path, noting: positions, memo: memo) }
+        return try memo.encode(value) { try encodeAnew(value, at: path, noting: nil, memo: memo) }
+    }
+
+    private static func encodeAnew<T: Encodable>(
+        _ value: T, at path: CodingPathLink, noting positions: CanonicalOrderPositions?, memo: RoundTripTable?
+    ) throws -> JSONValue {
         let node = EncodingNode()
         if let positions, let unordered = value as? any HashOrderedCollection {
             let codingPath = path.codingPath
             positions.enter(codingPath)
-            try value.encode(to: NodeEncoder(node: node, path: path, positions: positions))
+            try value.encode(to: NodeEncoder(node: node, path: path, positions: positions, memo: nil))
             positions.leave(codingPath)
             return type(of: unordered).canonicalOrder(node.frozen)
         }
-        try value.encode(to: NodeEncoder(node: node, path: path, positions: positions))
+        try value.encode(to: NodeEncoder(node: node, path: path, positions: positions, memo: memo))
         // Only what encoded an array can be a hash-ordered collection to put in order: the cast
         // (a conformance lookup) is left out for everything else.
         guard node.kind == .array, let unordered = value as? any HashOrderedCollection else { return node.frozen }
@@ -198,21 +215,22 @@ private struct NodeEncoder: Encoder {
     let node: EncodingNode
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         node.makeObject()
-        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, path: path, positions: positions))
+        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, path: path, positions: positions, memo: memo))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         node.makeArray()
-        return UnkeyedContainer(node: node, path: path, positions: positions)
+        return UnkeyedContainer(node: node, path: path, positions: positions, memo: memo)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(node: node, path: path, positions: positions)
+        SingleContainer(node: node, path: path, positions: positions, memo: memo)
     }
 }
 
@@ -220,6 +238,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
 
     private func set(_ value: JSONValue, for key: Key) {
@@ -243,7 +262,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(EncodingNode.unsigned(value), for: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try EncodingNode.encode(value, at: .key(key, parent: path), noting: positions), for: key)
+        set(try EncodingNode.encode(value, at: .key(key, parent: path), noting: positions, memo: memo), for: key)
     }
 
     // Nil optionals become explicit nulls, so every field is visible to editors.
@@ -276,7 +295,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder {
-        NodeEncoder(node: node.child(forKey: Key(stringValue: "super")!.stringValue), path: path, positions: positions)
+        NodeEncoder(node: node.child(forKey: Key(stringValue: "super")!.stringValue), path: path, positions: positions, memo: memo)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -284,7 +303,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func encoder(for key: Key) -> NodeEncoder {
-        NodeEncoder(node: node.child(forKey: key.stringValue), path: .key(key, parent: path), positions: positions)
+        NodeEncoder(node: node.child(forKey: key.stringValue), path: .key(key, parent: path), positions: positions, memo: memo)
     }
 }
 
@@ -292,6 +311,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
 
     var count: Int { node.kind == .array ? node.elements.count : 0 }
@@ -307,22 +327,22 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int64) throws { node.append(.integer(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.append(try EncodingNode.encode(value, at: next, noting: positions))
+        node.append(try EncodingNode.encode(value, at: next, noting: positions, memo: memo))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let path = next
-        return NodeEncoder(node: node.appendChild(), path: path, positions: positions).container(keyedBy: keyType)
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions, memo: memo).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let path = next
-        return NodeEncoder(node: node.appendChild(), path: path, positions: positions).unkeyedContainer()
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions, memo: memo).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let path = next
-        return NodeEncoder(node: node.appendChild(), path: path, positions: positions)
+        return NodeEncoder(node: node.appendChild(), path: path, positions: positions, memo: memo)
     }
 }
 
@@ -330,6 +350,7 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let node: EncodingNode
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
+    let memo: RoundTripTable?
     var codingPath: [any CodingKey] { path.codingPath }
 
     mutating func encodeNil() throws { node.set(.null) }
@@ -349,6 +370,6 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { node.set(EncodingNode.unsigned(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.set(try EncodingNode.encode(value, at: path, noting: positions))
+        node.set(try EncodingNode.encode(value, at: path, noting: positions, memo: memo))
     }
 }

@@ -41,6 +41,8 @@ extension PropsDecoding {
     private static func match(sent: JSONValue, kept: JSONValue) -> Match {
         switch (sent, kept) {
         case (.object(let given), .object(let known)):
+            // What the memo gave back for a part decoded and encoded before is the part that was sent.
+            if JSONValue.shareStorage(given, known) { return .identical }
             var result = given.count == known.count ? Match.identical : .equivalent
             for (key, value) in given {
                 // A lookup also finds a key spelled in another Unicode normalization: not identical.
@@ -56,6 +58,7 @@ extension PropsDecoding {
         case (.array(let given), .array(let known)) where given.count == known.count:
             // A reordering may be canonical: whether it is depends on the place, which this walk
             // does not track, so the walk with paths decides.
+            if JSONValue.shareStorage(given, known) { return .identical }
             var result = Match.identical
             for index in given.indices {
                 switch match(sent: given[index], kept: known[index]) {

@@ -5,8 +5,14 @@ import Foundation
 package enum PropsDecoding {
     /// Decodes `json` into `Props`. Members the type does not know are refused by `keptValue`.
     package static func decode<Props: Decodable>(_ type: Props.Type, from json: JSONValue) throws(PropsError) -> Props {
+        try decode(type, from: json, memo: nil)
+    }
+
+    /// Decodes `json` into `Props` (again only where `memo` has not seen it). Members the type does
+    /// not know are refused by `keptValue`.
+    static func decode<Props: Decodable>(_ type: Props.Type, from json: JSONValue, memo: RoundTripTable?) throws(PropsError) -> Props {
         do {
-            return try JSONValueDecoder().decode(Props.self, from: json)
+            return try JSONValueDecoder(memo: memo).decode(Props.self, from: json)
         } catch let error as DecodingError {
             throw propsError(error, input: json)
         } catch {

@@ -15,12 +15,15 @@ package struct StorySession: Sendable {
     private var undoStack: [Int] = []
     /// Versions undone, to go forward to again.
     private var redoStack: [Int] = []
+    /// What validating the props decoded and encoded, so that validating an edit redoes only the
+    /// parts it changed. A cache: copies of the session share it.
+    package let memo = RoundTripMemo()
 
     /// A session at version 1 with the registered props. Fails if the registered props do not
     /// decode, which `Catalog` rules out for encodable variants of a sound Props type.
     package init(story: Catalog.Story, history: StoryHistory = StoryHistory(), at date: Date = Date()) throws(EditError) {
         let validated: AnyComponent.Validated
-        switch story.component.validate(story.props) {
+        switch story.component.validate(story.props, memo: memo) {
         case .success(let value): validated = value
         case .failure(let error): throw EditError(error)
         }
@@ -47,7 +50,7 @@ package struct StorySession: Sendable {
             guard entry.version == expected else {
                 throw RestoreError(version: entry.version, reason: "expected version \(expected), found \(entry.version)")
             }
-            switch story.component.validate(props) {
+            switch story.component.validate(props, memo: memo) {
             case .failure(let error):
                 throw RestoreError(version: entry.version, reason: error.description)
             case .success(let validated):
@@ -123,7 +126,7 @@ package struct StorySession: Sendable {
             return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
         }
         let validated: AnyComponent.Validated
-        switch story.component.validate(candidate) {
+        switch story.component.validate(candidate, memo: memo) {
         case .success(let value): validated = value
         case .failure(let error): return .failure(EditError(error))
         }

@@ -5,7 +5,7 @@ extension StorySession {
     /// rendered from the live props otherwise, copying the output of the nodes the environment
     /// does not change from the session's own.
     func projections(in environment: ViewEnvironment) -> Projections {
-        guard !environment.isStandard, case .success(let validated) = story.component.validate(props, in: environment) else {
+        guard !environment.isStandard, case .success(let validated) = story.component.validate(props, in: environment, memo: memo) else {
             return projections
         }
         return Projections(validated.view, reusing: projections)
@@ -15,7 +15,7 @@ extension StorySession {
     /// version's findings in `environment` at the component's level, and the announced elements with
     /// their node paths and outline lines (what the UI's Accessibility tab points at in the preview).
     func auditJSON(in environment: ViewEnvironment) -> JSONValue {
-        let view = (try? story.component.validate(props, in: environment).get())?.view ?? []
+        let view = (try? story.component.validate(props, in: environment, memo: memo).get())?.view ?? []
         let elements = AccessibilityTree.elements(view)
         let level = story.component.auditLevel
         guard case .object(var members) = AccessibilityAudit.json(story: story.id, level: level, findings: level.applied(to: AccessibilityAudit.findings(elements))) else {

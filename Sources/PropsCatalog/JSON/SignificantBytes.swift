@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@_spi(Reflection) import Swift
+
+/// Where a value of one type keeps what it says: the bytes of every stored property of a struct, down
+/// to the leaves, and all the bytes of any other value (an enum, a reference, a tuple, a scalar); never
+/// the padding between properties, which a copy made property by property leaves as it found it.
+/// Two values of the type whose significant bytes are equal are the same value when the buffers those
+/// bytes point to are immutable (held elsewhere, so never uniquely referenced).
+struct SignificantBytes {
+    /// The runs of significant bytes, in order, none empty and none touching the next.
+    let runs: [Range<Int>]
+
+    /// The layout of `type`, nil for a class (its value is a reference to something mutable) and for
+    /// an empty type.
+    init?(of type: Any.Type) {
+        guard Self.size(of: type) > 0, !(type is AnyObject.Type) else { return nil }
+        var runs: [Range<Int>] = []
+        Self.collect(type, at: 0, into: &runs)
+        self.runs = runs
+    }
+
+    private static func collect(_ type: Any.Type, at base: Int, into runs: inout [Range<Int>]) {
+        var fields: [(offset: Int, type: Any.Type, isStruct: Bool)] = []
+        let reflected = _forEachField(of: type, options: []) { _, offset, fieldType, kind in
+            fields.append((offset, fieldType, kind == .struct))
+            return true
+        }
+        guard reflected, !fields.isEmpty else {
+            add(base..<base + size(of: type), to: &runs)
+            return
+        }
+        for field in fields {
+            if field.isStruct {
+                collect(field.type, at: base + field.offset, into: &runs)
+            } else {
+                add(base + field.offset..<base + field.offset + size(of: field.type), to: &runs)
+            }
+        }
+    }
+
+    private static func add(_ run: Range<Int>, to runs: inout [Range<Int>]) {
+        guard !run.isEmpty else { return }
+        if let last = runs.last, last.upperBound >= run.lowerBound {
+            runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, run.upperBound)
+        } else {
+            runs.append(run)
+        }
+    }
+
+    private static func size(of type: Any.Type) -> Int {
+        func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+        return _openExistential(type, do: size)
+    }
+
+    /// The significant bytes of `value` folded into one word (a hash key: `value(_:matchesValueAt:)` decides).
+    func fold<T>(_ value: T) -> UInt64 {
+        withUnsafeBytes(of: value) { raw in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for run in runs {
+                var offset = run.lowerBound
+                while offset + 8 <= run.upperBound {
+                    hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+                    hash ^= hash >> 29
+                    offset += 8
+                }
+                while offset < run.upperBound {
+                    hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01b3
+                    offset += 1
+                }
+            }
+            return hash
+        }
+    }
+
+    /// Whether the significant bytes of `value` are those of the value of the same type at `other`.
+    func value<T>(_ value: T, matchesValueAt other: UnsafeRawPointer) -> Bool {
+        withUnsafeBytes(of: value) { raw in
+            for run in runs where memcmp(raw.baseAddress! + run.lowerBound, other + run.lowerBound, run.count) != 0 {
+                return false
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+/// A session's `RoundTripMemo` decodes and encodes again only what an edit changed: the validated
+/// props must be exactly what validating without it gives, and the memo must really skip work.
+@Suite struct RoundTripMemoTests {
+    /// Padding between stored properties (a `Bool` before an `Int`), an optional, an enum with a
+    /// payload, a nested array: the layouts where a value's bytes hold more than its fields.
+    struct Entry: Codable, Equatable, Sendable {
+        var id: Int
+        var title: String
+        var done: Bool
+        var priority: Int
+        var note: String?
+        var state: State
+        var tags: [String]
+
+        enum State: Codable, Equatable, Sendable {
+            case open
+            case blocked(reason: String)
+            case closed(at: Int)
+        }
+    }
+
+    struct Board: Codable, Equatable, Sendable {
+        var heading: String
+        var entries: [Entry]
+    }
+
+    static func board(_ count: Int) -> Board {
+        Board(heading: "A board", entries: (0..<count).map { index in
+            Entry(id: index, title: "Item \(index)", done: index % 3 == 0, priority: index % 5,
+                  note: index % 2 == 0 ? nil : "note \(index)",
+                  state: [.open, .blocked(reason: "waits on \(index - 1)"), .closed(at: index)][index % 3],
+                  tags: index % 4 == 0 ? [] : ["t\(index)", "u"])
+        })
+    }
+
+    static func component(_ count: Int) throws -> AnyComponent {
+        try AnyComponent(Component<Board>("Memo/Board") { props in
+            List { ForEach(props.entries) { entry in Text("\(entry.title) \(entry.done)") } }
+        }.variant("Default", board(count)))
+    }
+
+    @Test func anEditOfOneItemDecodesAndEncodesOnlyThatItemAgain() throws {
+        let component = try Self.component(200)
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get()
+        let before = memo.statistics
+        let patch = try JSONPatch(json: [["op": "replace", "path": "/entries/100/title", "value": "Renamed"]])
+        let candidate = try patch.apply(to: live.props)
+        let validated = try component.validate(candidate, memo: memo).get()
+        #expect(validated == (try component.validate(candidate).get()))
+        let after = memo.statistics
+        #expect(after.decodesSkipped - before.decodesSkipped >= 199, "\(before) -> \(after)")
+        #expect(after.encodesSkipped - before.encodesSkipped >= 199, "\(before) -> \(after)")
+    }
+
+    /// Chains of random edits, accepted and refused, validated with and without the memo: the same
+    /// props byte for byte (respellings, `-0.0`, `1.0` for `1` included), the same view, the same errors.
+    @Test(arguments: 0..<6)
+    func validatingWithTheMemoGivesWhatValidatingWithoutItGives(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let component = try Self.component(40)
+        let memo = RoundTripMemo()
+        var live = try component.validate(component.variants[0].props, memo: memo).get().props
+        var accepted = 0
+        for round in 0..<200 {
+            let patch = try JSONPatch(json: [Self.randomOperation(in: live, using: &random)])
+            guard let candidate = try? patch.apply(to: live) else { continue }
+            let remembered = component.validate(candidate, memo: memo)
+            let fresh = component.validate(candidate)
+            switch (remembered, fresh) {
+            case (.success(let a), .success(let b)):
+                #expect(a.props.isIdentical(to: b.props), "seed \(seed), round \(round): \(patch)")
+                #expect(a.view == b.view, "seed \(seed), round \(round)")
+                live = a.props
+                accepted += 1
+            case (.failure(let a), .failure(let b)):
+                #expect(a.description == b.description, "seed \(seed), round \(round)")
+            default:
+                Issue.record("seed \(seed), round \(round): \(remembered) with the memo, \(fresh) without")
+            }
+        }
+        let statistics = memo.statistics
+        #expect(accepted > 100 && statistics.decodesSkipped > 1000 && statistics.encodesSkipped > 1000, "\(accepted), \(statistics)")
+    }
+
+    static func randomOperation(in live: JSONValue, using random: inout SeededGenerator) -> JSONValue {
+        let count = live.objectValue?["entries"]?.arrayValue?.count ?? 0
+        let index = count == 0 ? 0 : Int.random(in: 0..<count, using: &random)
+        let entry = "/entries/\(index)"
+        let titles: [JSONValue] = ["caf\u{E9}", "cafe\u{301}", "", "Item", .integer(3)]
+        let numbers: [JSONValue] = [.integer(1), .double(1.0), .double(-0.0), .integer(0), .double(2.5), .string("x")]
+        let states: [JSONValue] = ["open", ["blocked": ["reason": "a"]], ["closed": ["at": 4]], ["closed": [:]], "gone"]
+        let replace = { (path: String, value: JSONValue) -> JSONValue in ["op": "replace", "path": .string(path), "value": value] }
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0, 1: return replace("\(entry)/title", titles.randomElement(using: &random)!)
+        case 2: return replace("\(entry)/priority", numbers.randomElement(using: &random)!)
+        case 3: return replace("\(entry)/done", [.bool(true), .bool(false), .null].randomElement(using: &random)!)
+        case 4: return replace("\(entry)/note", [.null, "n", .integer(1)].randomElement(using: &random)!)
+        case 5: return replace("\(entry)/state", states.randomElement(using: &random)!)
+        case 6: return replace("\(entry)/tags", [[], ["a"], ["a", "b"], [.integer(1)]].randomElement(using: &random)!)
+        case 7:
+            guard let existing = live.objectValue?["entries"]?.arrayValue?[safe: index] else { return replace("/heading", "h") }
+            return ["op": "add", "path": .string("/entries/\(Int.random(in: 0...count, using: &random))"), "value": existing]
+        case 8: return count > 1 ? ["op": "remove", "path": .string(entry)] : replace("/heading", "h")
+        default: return ["op": "add", "path": .string("\(entry)/unknown"), "value": .integer(1)]
+        }
+    }
+
+    /// Refused edits never make the memo grow.
+    @Test func refusedEditsLeaveNothingBehind() throws {
+        let component = try Self.component(50)
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let size = memo.statistics.entries
+        for index in 0..<200 {
+            let patch = try JSONPatch(json: [["op": "replace", "path": .string("/entries/\(index % 50)/tags"), "value": [.integer(Int64(index))]]])
+            #expect(throws: Never.self) { _ = try patch.apply(to: live) }
+            guard case .failure = component.validate(try patch.apply(to: live), memo: memo) else {
+                Issue.record("an array of numbers for [String] was accepted")
+                return
+            }
+        }
+        #expect(memo.statistics.entries == size)
+    }
+
+    /// A type that sets a field of its elements from their position: an element the edit did not
+    /// touch is decoded from the memo, then changed by its parent, and the round trip sees the change.
+    struct Numbered: Codable, Equatable, Sendable {
+        struct Row: Codable, Equatable, Sendable {
+            var title: String
+            var isLast: Bool
+        }
+
+        var rows: [Row]
+
+        init(rows: [Row]) { self.rows = rows }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            rows = try container.decode([Row].self, forKey: .rows)
+            for index in rows.indices { rows[index].isLast = index == rows.count - 1 }
+        }
+    }
+
+    @Test func aParentThatChangesItsElementsIsStillCheckedByTheRoundTrip() throws {
+        let component = try AnyComponent(Component<Numbered>("Memo/Numbered") { props in
+            List { ForEach(props.rows) { Text($0.title) } }
+        }.variant("Default", Numbered(rows: [.init(title: "a", isLast: false), .init(title: "b", isLast: false), .init(title: "c", isLast: true)])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        // Removing the last row makes "b" the last one: its JSON is unchanged, its value is not.
+        let candidate = try JSONPatch(json: [["op": "remove", "path": "/rows/2"]]).apply(to: live)
+        let remembered = component.validate(candidate, memo: memo)
+        let fresh = component.validate(candidate)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(fresh.map { $0.props.serialized() })")
+        #expect(throws: PropsError.self) { try remembered.get() }
+    }
+
+    /// A class instance inside the props is never given back from the memo (it could have changed).
+    final class Box: Codable, Equatable, @unchecked Sendable {
+        var text: String
+        init(text: String) { self.text = text }
+        static func == (a: Box, b: Box) -> Bool { a.text == b.text }
+    }
+
+    struct Boxed: Codable, Equatable, Sendable {
+        var boxes: [Box]
+    }
+
+    @Test func valuesOfAClassTypeAreNeverRemembered() throws {
+        let component = try AnyComponent(Component<Boxed>("Memo/Boxed") { props in
+            List { ForEach(props.boxes) { Text($0.text) } }
+        }.variant("Default", Boxed(boxes: [Box(text: "a"), Box(text: "b")])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "replace", "path": "/boxes/0/text", "value": "z"]]).apply(to: live)
+        #expect(try component.validate(candidate, memo: memo).get() == (try component.validate(candidate).get()))
+        // The array of boxes was decoded again, the boxes themselves too (never from the memo).
+        #expect(memo.statistics.decodesSkipped == 0)
+    }
+}
+
+private extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
