@@ -187,3 +187,174 @@ import Testing
 private extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Review of the memo (each test failed before the fix that follows it)
+
+extension RoundTripMemoTests {
+    /// An edit that leaves the list alone (the heading), or validating the live props again (a
+    /// projection in another environment, an audit), finds the list itself in the memo and touches
+    /// none of its items: they must not be forgotten for that, or the next edit of one item decodes
+    /// and encodes all of them again.
+    @Test(arguments: [false, true])
+    func itemsUnderAListFoundWholeAreKept(revalidateOnly: Bool) throws {
+        let component = try Self.component(200)
+        let memo = RoundTripMemo()
+        var live = try component.validate(component.variants[0].props, memo: memo).get().props
+        if revalidateOnly {
+            _ = try component.validate(live, memo: memo).get()
+        } else {
+            live = try component.validate(JSONPatch(json: [["op": "replace", "path": "/heading", "value": "Renamed"]]).apply(to: live), memo: memo).get().props
+        }
+        let before = memo.statistics
+        let candidate = try JSONPatch(json: [["op": "replace", "path": "/entries/100/title", "value": "Renamed"]]).apply(to: live)
+        #expect(try component.validate(candidate, memo: memo).get() == (try component.validate(candidate).get()))
+        let after = memo.statistics
+        #expect(after.decodesSkipped - before.decodesSkipped >= 199, "\(before) -> \(after)")
+        #expect(after.encodesSkipped - before.encodesSkipped >= 199, "\(before) -> \(after)")
+    }
+
+    /// A class instance is never given back from the memo, not even inside an optional or a struct:
+    /// a parent that numbers its elements through the instance would change the remembered value too.
+    final class Counted: Codable, Equatable, @unchecked Sendable {
+        var text: String
+        var index: Int
+        init(text: String, index: Int) { (self.text, self.index) = (text, index) }
+        static func == (a: Counted, b: Counted) -> Bool { a.text == b.text && a.index == b.index }
+    }
+
+    struct Holder: Codable, Equatable, Sendable {
+        var counted: Counted
+    }
+
+    struct CountedList: Codable, Equatable, Sendable {
+        var optionals: [Counted?]
+        var holders: [Holder]
+
+        init(_ texts: [String]) {
+            optionals = texts.enumerated().map { Counted(text: $1, index: $0) }
+            holders = texts.enumerated().map { Holder(counted: Counted(text: $1, index: $0)) }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            optionals = try container.decode([Counted?].self, forKey: .optionals)
+            holders = try container.decode([Holder].self, forKey: .holders)
+            for (index, element) in optionals.enumerated() { element?.index = index }
+            for (index, holder) in holders.enumerated() { holder.counted.index = index }
+        }
+    }
+
+    @Test(arguments: ["/optionals/0", "/holders/0"])
+    func classInstancesInsideOtherValuesAreNeverGivenBack(removed: String) throws {
+        let component = try AnyComponent(Component<CountedList>("Memo/Counted") { props in
+            List { ForEach(props.optionals.compactMap { $0 }) { Text("\($0.index) \($0.text)") } }
+        }.variant("Default", CountedList(["a", "b", "c"])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        // Removing the first element renumbers the others: their JSON keeps the old numbers, refused.
+        let candidate = try JSONPatch(json: [["op": "remove", "path": .string(removed)]]).apply(to: live)
+        let fresh = component.validate(candidate)
+        #expect(throws: PropsError.self) { try fresh.get() }
+        let remembered = component.validate(candidate, memo: memo)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(fresh.map { $0.props.serialized() })")
+        // And the live props still validate as they did.
+        #expect(try component.validate(live, memo: memo).get() == (try component.validate(live).get()))
+    }
+
+    /// A type whose value depends on where it is decoded (its coding path) is decoded again where
+    /// it moved, not given back from where it was.
+    struct Slot: Codable, Equatable, Sendable {
+        var title: String
+        /// Not encoded: where the slot is in its list, from the coding path.
+        var position: Int
+
+        enum CodingKeys: String, CodingKey { case title }
+
+        init(title: String) { (self.title, self.position) = (title, -1) }
+
+        init(from decoder: any Decoder) throws {
+            title = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .title)
+            position = decoder.codingPath.last?.intValue ?? -1
+        }
+    }
+
+    struct Slots: Codable, Equatable, Sendable {
+        var slots: [Slot]
+    }
+
+    @Test func aValueThatReadsItsCodingPathIsDecodedAgainWhereItMoved() throws {
+        let component = try AnyComponent(Component<Slots>("Memo/Slots") { props in
+            List { ForEach(props.slots) { Text("\($0.position): \($0.title)") } }
+        }.variant("Default", Slots(slots: [Slot(title: "a"), Slot(title: "b"), Slot(title: "c")])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "remove", "path": "/slots/0"]]).apply(to: live)
+        #expect(try component.validate(candidate, memo: memo).get() == (try component.validate(candidate).get()))
+    }
+
+    /// A C struct's bit-fields are not stored properties as far as reflection goes: the runtime
+    /// reports the other fields only. The bytes the bit-fields sit in are significant all the same
+    /// (on Apple platforms `Decimal` is such a struct: its exponent, length and sign are bit-fields).
+    struct Price: Codable, Equatable, Sendable {
+        var label: String
+        var amount: Decimal
+    }
+
+    struct Prices: Codable, Equatable, Sendable {
+        var prices: [Price]
+    }
+
+    @Test(arguments: ["1.999", "-19.99", "199.9"])
+    func aDecimalChangedOnlyInItsExponentOrSignIsEncodedAgain(amount: String) throws {
+        let component = try AnyComponent(Component<Prices>("Memo/Prices") { props in
+            List { ForEach(props.prices) { Text("\($0.label) \($0.amount)") } }
+        }.variant("Default", Prices(prices: [Price(label: "mug", amount: Decimal(string: "19.99")!), Price(label: "mug", amount: Decimal(string: "19.99")!)])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "replace", "path": "/prices/1/amount", "value": JSONValue.number(text: amount)!]]).apply(to: live)
+        let remembered = component.validate(candidate, memo: memo)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(component.validate(candidate).map { $0.props.serialized() })")
+    }
+
+    #if canImport(Glibc) && arch(x86_64)
+    /// The same on Linux, with glibc's `fenv_t` (its `__opcode` is an 11-bit bit-field).
+    struct FloatingPointState: Codable, Equatable, @unchecked Sendable {
+        var env = fenv_t()
+
+        init(opcode: UInt32) { env.__opcode = opcode }
+
+        enum CodingKeys: String, CodingKey { case opcode }
+
+        init(from decoder: any Decoder) throws {
+            self.init(opcode: try decoder.container(keyedBy: CodingKeys.self).decode(UInt32.self, forKey: .opcode))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(env.__opcode, forKey: .opcode)
+        }
+
+        static func == (a: Self, b: Self) -> Bool { a.env.__opcode == b.env.__opcode }
+    }
+
+    struct FloatingPointStates: Codable, Equatable, Sendable {
+        var states: [FloatingPointState]
+    }
+
+    @Test func aCStructChangedOnlyInABitFieldIsEncodedAgain() throws {
+        #expect(SignificantBytes(of: fenv_t.self)?.runs.contains { $0.contains(18) } != false)
+        let component = try AnyComponent(Component<FloatingPointStates>("Memo/FloatingPoint") { props in
+            List { ForEach(props.states) { Text("\($0.env.__opcode)") } }
+        }.variant("Default", FloatingPointStates(states: [FloatingPointState(opcode: 1), FloatingPointState(opcode: 1)])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "replace", "path": "/states/1/opcode", "value": 2]]).apply(to: live)
+        let remembered = component.validate(candidate, memo: memo)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(component.validate(candidate).map { $0.props.serialized() })")
+    }
+    #endif
+}
