@@ -25,7 +25,11 @@ struct SignificantBytes {
 
     private static func collect(_ type: Any.Type, at base: Int, into runs: inout [Range<Int>]) {
         var fields: [(offset: Int, type: Any.Type, isStruct: Bool)] = []
-        let reflected = _forEachField(of: type, options: []) { _, offset, fieldType, kind in
+        // Reflection leaves out what is no stored property to Swift: a C struct's bit-fields (on
+        // Apple platforms `Decimal`'s exponent, length and sign), and a field whose type the runtime
+        // cannot name comes back as `()`. Such a struct counts all its bytes.
+        let reflected = !_typeName(type, qualified: true).hasPrefix("__C") && _forEachField(of: type, options: []) { _, offset, fieldType, kind in
+            guard fieldType != Void.self else { return false }
             fields.append((offset, fieldType, kind == .struct))
             return true
         }
