@@ -68,6 +68,8 @@ final class RoundTripTable {
         var encoded: JSONValue?
         /// The validation that last used it.
         var used: Int
+        /// The entries made or found while decoding it (its parts): used whenever it is.
+        var parts: [Entry] = []
         /// The value. Held here, the buffers its bytes point to stay alive and are never uniquely referenced.
         let memory: UnsafeMutableRawPointer
         private let destroy: (UnsafeMutableRawPointer) -> Void
@@ -101,6 +103,9 @@ final class RoundTripTable {
     private var used = 0
     /// The entries it made.
     private var made: [Entry] = []
+    /// The entries the decodes under way made or found, innermost last: each becomes a part of the
+    /// entry its enclosing decode makes.
+    private var found: [Entry] = []
     /// Per type: where its values keep what they say; nil for the types never remembered.
     private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
     /// The type asked for last, and its layout (a list's elements come one type after another).
@@ -110,7 +115,8 @@ final class RoundTripTable {
 
     var count: Int { byStorage.count }
 
-    /// The validation succeeded: what it did not use is forgotten once it is most of the memo.
+    /// The validation succeeded: what it did not use is forgotten once it is most of the memo. (An
+    /// entry it found whole was used with all its parts, which it did not look up one by one.)
     func keepCurrent() {
         if byStorage.count > 2 * used + 64 {
             byStorage = byStorage.filter { $0.value.used == validation }
@@ -133,12 +139,14 @@ final class RoundTripTable {
         validation += 1
         used = 0
         made.removeAll(keepingCapacity: true)
+        found.removeAll(keepingCapacity: true)
     }
 
     private func use(_ entry: Entry) {
         guard entry.used != validation else { return }
         entry.used = validation
         used += 1
+        for part in entry.parts { use(part) }
     }
 
     private func layout(of type: Any.Type) -> SignificantBytes? {
@@ -161,12 +169,17 @@ final class RoundTripTable {
         let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage)
         if let entry = byStorage[storageKey] {
             use(entry)
+            found.append(entry)
             decodesSkipped += 1
             return entry.value(as: T.self)
         }
+        let start = found.count
         let value = try decode()
         let entry = Entry(value, json: json, storageKey: storageKey,
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
+        entry.parts = Array(found[start...])
+        found.removeSubrange(start...)
+        found.append(entry)
         used += 1
         made.append(entry)
         byStorage[storageKey] = entry
