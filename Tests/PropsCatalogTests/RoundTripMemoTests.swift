@@ -296,6 +296,43 @@ extension RoundTripMemoTests {
         #expect(try component.validate(candidate, memo: memo).get() == (try component.validate(candidate).get()))
     }
 
+    /// The same when encoding: a value that writes where it is (read from the coding path, not
+    /// decoded) is encoded again where it moved, and the round trip sees the change.
+    struct Placed: Codable, Equatable, Sendable {
+        var title: String
+
+        enum CodingKeys: String, CodingKey { case title, at }
+
+        init(title: String) { self.title = title }
+
+        init(from decoder: any Decoder) throws {
+            title = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .title)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(title, forKey: .title)
+            try container.encode(encoder.codingPath.last?.intValue ?? -1, forKey: .at)
+        }
+    }
+
+    struct PlacedList: Codable, Equatable, Sendable {
+        var placed: [Placed]
+    }
+
+    @Test func aValueThatEncodesItsCodingPathIsEncodedAgainWhereItMoved() throws {
+        let component = try AnyComponent(Component<PlacedList>("Memo/Placed") { props in
+            List { ForEach(props.placed) { Text($0.title) } }
+        }.variant("Default", PlacedList(placed: [Placed(title: "a"), Placed(title: "b"), Placed(title: "c")])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "remove", "path": "/placed/0"]]).apply(to: live)
+        let fresh = component.validate(candidate)
+        #expect(throws: PropsError.self) { try fresh.get() }
+        let remembered = component.validate(candidate, memo: memo)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(fresh.map { $0.props.serialized() })")
+    }
+
     /// A C struct's bit-fields are not stored properties as far as reflection goes: the runtime
     /// reports the other fields only. The bytes the bit-fields sit in are significant all the same
     /// (on Apple platforms `Decimal` is such a struct: its exponent, length and sign are bit-fields).
