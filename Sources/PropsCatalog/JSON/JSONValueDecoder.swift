@@ -39,7 +39,10 @@ private struct ValueDecoder: Decoder {
     let value: JSONValue
     let path: CodingPathLink
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -147,7 +150,10 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     let members: [String: JSONValue]
     let path: CodingPathLink
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
 
     var allKeys: [Key] { members.keys.sorted().compactMap { Key(stringValue: $0) } }
 
@@ -155,7 +161,7 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     private func value(for key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
+            throw DecodingError.keyNotFound(key, .init(codingPath: path.codingPath, debugDescription: "missing"))
         }
         return value
     }
@@ -192,7 +198,10 @@ private struct ValueUnkeyedContainer: UnkeyedDecodingContainer {
     let path: CodingPathLink
     let memo: RoundTripTable?
     private(set) var currentIndex = 0
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
 
     init(elements: [JSONValue], path: CodingPathLink, memo: RoundTripTable?) {
         self.elements = elements

@@ -216,7 +216,10 @@ private struct NodeEncoder: Encoder {
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -239,7 +242,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
 
     private func set(_ value: JSONValue, for key: Key) {
         node.set(value, forKey: key.stringValue)
@@ -312,7 +318,10 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
 
     var count: Int { node.kind == .array ? node.elements.count : 0 }
 
@@ -351,7 +360,10 @@ private struct SingleContainer: SingleValueEncodingContainer {
     let path: CodingPathLink
     let positions: CanonicalOrderPositions?
     let memo: RoundTripTable?
-    var codingPath: [any CodingKey] { path.codingPath }
+    var codingPath: [any CodingKey] {
+        memo?.noteCodingPathRead()
+        return path.codingPath
+    }
 
     mutating func encodeNil() throws { node.set(.null) }
     mutating func encode(_ value: Bool) throws { node.set(.bool(value)) }

@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// Both rest on what the design asks of Props already: `init(from:)` and `encode(to:)` are functions
 /// of the value alone, and decoded values are not changed through references they share (a class
-/// instance inside the props mutated after decoding). Values of a class type are never remembered.
+/// instance inside the props mutated after decoding). A value that decoded a class instance, or that
+/// read its coding path, is never remembered, nor its encoding.
 ///
 /// Only what the last successful validation touched is kept, so the memo is as big as the live props.
 /// Validations on other threads at the same moment go without it.
@@ -110,8 +111,18 @@ final class RoundTripTable {
     private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
     /// The type asked for last, and its layout (a list's elements come one type after another).
     private var lastLayout: (type: ObjectIdentifier, layout: SignificantBytes?)?
+    /// Whether the value being decoded or encoded depends on more than its JSON or its bits: it
+    /// decoded a class instance (its parent may change it through the reference, and so the value
+    /// remembered) or read its coding path (where it is). Such a value is not remembered, nor its
+    /// encoding, nor those of the values around it.
+    private var unrepeatable = false
     private(set) var decodesSkipped = 0
     private(set) var encodesSkipped = 0
+
+    /// The value being decoded or encoded read where it is.
+    func noteCodingPathRead() {
+        unrepeatable = true
+    }
 
     var count: Int { byStorage.count }
 
@@ -140,6 +151,7 @@ final class RoundTripTable {
         used = 0
         made.removeAll(keepingCapacity: true)
         found.removeAll(keepingCapacity: true)
+        unrepeatable = false
     }
 
     private func use(_ entry: Entry) {
@@ -165,7 +177,15 @@ final class RoundTripTable {
 
     /// `T` decoded from `json` (an array or an object), by `decode` unless it was decoded before.
     func decode<T>(_ type: T.Type, from json: JSONValue, _ decode: () throws -> T) rethrows -> T {
-        guard let storage = json.storageAddress, let layout = layout(of: T.self) else { return try decode() }
+        let outer = unrepeatable
+        unrepeatable = false
+        defer { unrepeatable = unrepeatable || outer }
+        guard let layout = layout(of: T.self) else {
+            let value = try decode()
+            if T.self is AnyObject.Type { unrepeatable = true }
+            return value
+        }
+        guard let storage = json.storageAddress else { return try decode() }
         let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage)
         if let entry = byStorage[storageKey] {
             use(entry)
@@ -175,6 +195,7 @@ final class RoundTripTable {
         }
         let start = found.count
         let value = try decode()
+        guard !unrepeatable else { return value }
         let entry = Entry(value, json: json, storageKey: storageKey,
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
         entry.parts = Array(found[start...])
@@ -199,7 +220,11 @@ final class RoundTripTable {
             encodesSkipped += 1
             return encoded
         }
+        let outer = unrepeatable
+        unrepeatable = false
+        defer { unrepeatable = unrepeatable || outer }
         let json = try encode()
+        guard !unrepeatable else { return json }
         // The JSON it was decoded from when identical: what shares its storage stops the walks at once.
         let encoded = json.isIdentical(to: entry.json) ? entry.json : json
         entry.encoded = encoded
