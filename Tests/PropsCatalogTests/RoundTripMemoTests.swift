@@ -333,6 +333,44 @@ extension RoundTripMemoTests {
         #expect("\(remembered.map { $0.props.serialized() })" == "\(fresh.map { $0.props.serialized() })")
     }
 
+    /// An empty array and an empty object are two values, though Swift stores every empty array and
+    /// every empty dictionary in one static object each, and the empty array's elements start where
+    /// the empty dictionary's object does: the memo must not take one for the other.
+    enum Shape: Codable, Equatable, Sendable {
+        case list([Int])
+        case map([String: Int])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([Int].self) { self = .list(list) } else { self = .map(try container.decode([String: Int].self)) }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .list(let list): try container.encode(list)
+            case .map(let map): try container.encode(map)
+            }
+        }
+    }
+
+    struct Shapes: Codable, Equatable, Sendable {
+        var shape: Shape
+        var counts: [String: Int]
+    }
+
+    @Test(arguments: [("/shape", JSONValue.object([:])), ("/counts", JSONValue.array([]))])
+    func anEmptyObjectIsNotAnEmptyArray(path: String, value: JSONValue) throws {
+        let component = try AnyComponent(Component<Shapes>("Memo/Shapes") { props in
+            Text("\(props.shape) \(props.counts)")
+        }.variant("Default", Shapes(shape: .list([]), counts: [:])))
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get().props
+        let candidate = try JSONPatch(json: [["op": "replace", "path": .string(path), "value": value]]).apply(to: live)
+        let remembered = component.validate(candidate, memo: memo)
+        #expect("\(remembered.map { $0.props.serialized() })" == "\(component.validate(candidate).map { $0.props.serialized() })")
+    }
+
     /// A C struct's bit-fields are not stored properties as far as reflection goes: the runtime
     /// reports the other fields only. The bytes the bit-fields sit in are significant all the same
     /// (on Apple platforms `Decimal` is such a struct: its exponent, length and sign are bit-fields).
