@@ -53,6 +53,9 @@ final class RoundTripTable {
     private struct StorageKey: Hashable {
         let type: ObjectIdentifier
         let storage: UInt
+        /// Whether the storage is an object's: the empty array's elements start at the address of
+        /// the empty dictionary (two static objects, one after the other), so `[]` and `{}` share one.
+        let isObject: Bool
     }
 
     private struct BitsKey: Hashable {
@@ -186,7 +189,8 @@ final class RoundTripTable {
             return value
         }
         guard let storage = json.storageAddress else { return try decode() }
-        let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage)
+        let isObject = if case .object = json { true } else { false }
+        let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage, isObject: isObject)
         if let entry = byStorage[storageKey] {
             use(entry)
             found.append(entry)
