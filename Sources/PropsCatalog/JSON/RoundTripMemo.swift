@@ -112,6 +112,9 @@ final class RoundTripTable {
     private var found: [Entry] = []
     /// Per type: where its values keep what they say; nil for the types never remembered.
     private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
+    /// The types some entry was made for: the encoder looks up no other (an enum read from a
+    /// string, an optional scalar).
+    private var remembered: Set<ObjectIdentifier> = []
     /// The type asked for last, and its layout (a list's elements come one type after another).
     private var lastLayout: (type: ObjectIdentifier, layout: SignificantBytes?)?
     /// Whether the value being decoded or encoded depends on more than its JSON or its bits: it
@@ -207,6 +210,7 @@ final class RoundTripTable {
         found.append(entry)
         used += 1
         made.append(entry)
+        remembered.insert(storageKey.type)
         byStorage[storageKey] = entry
         byBits[entry.bitsKey] = entry
         return value
@@ -215,7 +219,7 @@ final class RoundTripTable {
     /// The JSON of `value`, by `encode` unless a value with the same significant bytes was decoded
     /// and encoded before.
     func encode<T>(_ value: T, _ encode: () throws -> JSONValue) rethrows -> JSONValue {
-        guard let layout = layout(of: T.self),
+        guard remembered.contains(ObjectIdentifier(T.self)), let layout = layout(of: T.self),
               let entry = byBits[BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value))],
               layout.value(value, matchesValueAt: entry.memory)
         else { return try encode() }
