@@ -489,6 +489,33 @@ def test_morph_keeps_what_stays_and_shows_exactly_the_new_markup(fresh_server, u
     assert result["replaced"]
 
 
+def test_debounce_runs_once_after_the_last_call_has_been_quiet_long_enough(fresh_server, ui):
+    """dom.js debounce, which panels call with every state: calls inside the wait only move the
+    deadline (the last call's arguments win), flush runs a pending call at once, cancel drops it."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { debounce } = await import('/js/dom.js');
+        const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        const calls = [];
+        const started = performance.now();
+        const later = debounce((value) => calls.push([value, performance.now() - started]), 60);
+        for (let i = 1; i <= 5; i++) { later(i); await sleep(20); }  // the last call at about 80 ms
+        const pendingWhileCalled = later.pending();
+        await sleep(120);
+        const quiet = calls.slice();
+        later('flushed');
+        later.flush();
+        later('cancelled');
+        later.cancel();
+        await sleep(100);
+        return { quiet, pendingWhileCalled, pendingAfter: later.pending(), all: calls.map(([value]) => value) };
+    }""")
+    assert result["pendingWhileCalled"] and not result["pendingAfter"]
+    assert len(result["quiet"]) == 1 and result["quiet"][0][0] == 5
+    assert result["quiet"][0][1] >= 80 + 60 - 5, result["quiet"]  # not before the last call's wait is over
+    assert result["all"] == [5, "flushed"]
+
+
 def apply_delta_as_a_client(held, message):
     """What docs/protocol.md asks of a client: the whole state a delta makes of the state held."""
     props = json.loads(json.dumps(held["props"]))
