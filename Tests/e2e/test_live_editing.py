@@ -477,12 +477,19 @@ def test_morph_keeps_what_stays_and_shows_exactly_the_new_markup(fresh_server, u
         const same = root.innerHTML === expected.innerHTML;
         const kept = root.children[0] === p && root.children[1] === img && root.children[2] === ul && root.querySelector('input') === text;
         const values = [text.value, box.checked, select.value];
+        // An unchanged subtree holding a field is still gone through: the box the user ticked is reset.
+        const held = document.createElement('div');
+        held.innerHTML = '<div class="row"><p>same</p><input type="checkbox"></div>';
+        const ticked = held.querySelector('input');
+        ticked.checked = true;
+        morph(held, '<div class="row"><p>same</p><input type="checkbox"></div>');
+        const reset = held.querySelector('input') === ticked && !ticked.checked;
         // A different tag is a new element; fewer nodes remove the rest.
         morph(root, '<div>x</div>');
-        return { same, kept, values, attributes: [p.className, p.hasAttribute('title'), img.alt],
+        return { same, kept, values, reset, attributes: [p.className, p.hasAttribute('title'), img.alt],
                  items: [...ul.children].map((li) => li.textContent), replaced: root.firstChild !== p && root.innerHTML === '<div>x</div>' };
     }""")
-    assert result["same"] and result["kept"]
+    assert result["same"] and result["kept"] and result["reset"]
     assert result["values"] == ["typed", True, "b"]
     assert result["attributes"] == ["b", False, "y"]
     assert result["items"] == ["1", "two"]
