@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import queue
+import random
 import re
 import resource
 import shlex
@@ -753,6 +754,21 @@ def p6_latencies(inputs: list, shown: list, typed: str, baseline: bool) -> dict:
             "keystrokes": len(inputs), "missing": missing}
 
 
+# A keystroke's latency depends on where it falls in the browser's 60 Hz frame clock (a change waits
+# for the next frame once the page has drawn one recently), and 500 ms is 30 frames: paced exactly, every
+# keystroke of a run fell at the same point of the clock, so a run measured one phase, picked by chance
+# when it started (the same page's p50 moved between 6 and 22 ms from one run to the next, all 200
+# keystrokes within 3 ms of one another on the clock). Each keystroke is therefore put off by up to one
+# frame, the same seeded offsets for both pages, so that both are measured over every phase alike.
+P6_FRAME_MS = 1000 / 60
+
+
+def p6_offsets_ms(keys: int) -> list[float]:
+    """Per keystroke, a delay in [0, one frame) added to its place in the schedule: the same for every run."""
+    rng = random.Random(6)
+    return [rng.uniform(0, P6_FRAME_MS) for _ in range(keys)]
+
+
 def p6_typing(args) -> dict:
     """P6: a typist and a viewer (two pages of one Chromium) on one story, for the storybook UI and for the
     baseline's minimal page; keystrokes paced every --p6-intervals ms; per keystroke, the time until the
@@ -764,6 +780,7 @@ def p6_typing(args) -> dict:
     keys = args.p6_keys
     typed = "".join(chr(ord("a") + i % 26) for i in range(keys))
     intervals = [float(x) for x in args.p6_intervals.split(",")]
+    offsets = p6_offsets_ms(keys)
     page_dir = WORK / "p6"
     page_dir.mkdir(parents=True, exist_ok=True)
     (page_dir / "p6.html").write_text(P6_BASELINE_PAGE.replace("STORY", STORY))
@@ -806,7 +823,7 @@ def p6_typing(args) -> dict:
                         page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; }")
                     started = time.monotonic()
                     for index, key in enumerate(typed):
-                        delay = started + index * interval / 1000 - time.monotonic()
+                        delay = started + (index * interval + offsets[index]) / 1000 - time.monotonic()
                         if delay > 0:
                             time.sleep(delay)
                         typist.keyboard.type(key)

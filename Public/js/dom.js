@@ -36,14 +36,26 @@ export function replaceChildren(el, ...children) {
   append(el, children);
 }
 
-/** `fn` delayed until `ms` have passed without another call; `.flush()` runs a pending call now, `.cancel()` drops it. */
+/**
+ * `fn` delayed until `ms` have passed without another call; `.flush()` runs a pending call now,
+ * `.cancel()` drops it. A call while one is pending only moves the deadline: the one timer, when it
+ * fires before the deadline, waits for the rest. (Clearing and setting a timer on every call costs
+ * more than the call itself when it comes with every state.)
+ */
 export function debounce(fn, ms) {
   let timer = null;
+  let due = 0;
   let pendingArgs = null;
+  const fire = () => {
+    timer = null;
+    const wait = due - performance.now();
+    if (wait > 0) timer = setTimeout(fire, wait);
+    else debounced.flush();
+  };
   const debounced = (...args) => {
     pendingArgs = args;
-    clearTimeout(timer);
-    timer = setTimeout(debounced.flush, ms);
+    due = performance.now() + ms;
+    if (timer === null) timer = setTimeout(fire, ms);
   };
   debounced.flush = () => {
     clearTimeout(timer);
@@ -61,6 +73,17 @@ export function debounce(fn, ms) {
   };
   debounced.pending = () => pendingArgs !== null;
   return debounced;
+}
+
+/**
+ * Writes the members of `values` (properties such as `textContent`, `min`, `value`) that differ from
+ * `el`'s. Writing the text or the range an element already shows is not free: the text node is
+ * replaced, or the range's attribute set again, and the next frame lays the element out again.
+ */
+export function writeChanged(el, values) {
+  for (const [key, value] of Object.entries(values)) {
+    if (el[key] !== value) el[key] = value;
+  }
 }
 
 /**

@@ -14,7 +14,7 @@
 // panel is shown, else once the story has been still for QUIET_MS and when the panel is opened: a
 // keystroke does not cost every open page a round trip and a frame more.
 
-import { h, debounce, isTyping, clockTime, afterPaint } from './dom.js';
+import { h, debounce, isTyping, clockTime, afterPaint, writeChanged } from './dom.js';
 import { stringify } from './json.js';
 
 const SEEK_DEBOUNCE_MS = 180;
@@ -165,14 +165,16 @@ export class TimeTravel {
 
   render() {
     const hasStory = !!this.storyId && this.latest > 0;
-    this.slider.disabled = !hasStory || this.latest <= this.oldest;
-    this.slider.min = String(Math.min(this.oldest, this.latest || 1));
-    this.slider.max = String(Math.max(this.latest, 1));
-    this.slider.value = String(this.viewing ?? this.latest);
-    this.undo.disabled = !hasStory || !this.canUndo;
-    this.redo.disabled = !hasStory || !this.canRedo;
+    writeChanged(this.slider, {
+      disabled: !hasStory || this.latest <= this.oldest,
+      min: String(Math.min(this.oldest, this.latest || 1)),
+      max: String(Math.max(this.latest, 1)),
+      value: String(this.viewing ?? this.latest),
+    });
+    writeChanged(this.undo, { disabled: !hasStory || !this.canUndo });
+    writeChanged(this.redo, { disabled: !hasStory || !this.canRedo });
     this.renderLabel();
-    this.count.textContent = this.entries.size ? String(this.entries.size) : '';
+    writeChanged(this.count, { textContent: this.entries.size ? String(this.entries.size) : '' });
     this.listDirty = true;
     this.scheduleList();
   }
@@ -189,16 +191,17 @@ export class TimeTravel {
 
   renderLabel() {
     if (!this.storyId || !this.latest) {
-      this.label.textContent = '';
+      writeChanged(this.label, { textContent: '' });
       return;
     }
     const version = this.viewing ?? this.latest;
     const entry = this.entries.get(version);
     const what = entry ? ` · ${entry.kind} · ${clockTime(entry.at)}` : '';
-    this.label.textContent = this.viewing === null
+    const text = this.viewing === null
       ? `v${version} live${what}`
       : `v${version}${what} · shown as v${this.latest}`;
-    this.slider.setAttribute('aria-valuetext', this.label.textContent);
+    writeChanged(this.label, { textContent: text });
+    this.slider.setAttribute('aria-valuetext', text);
   }
 
   renderList() {

@@ -83,6 +83,9 @@ const controls = new Controls($('controls'), {
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
 });
 
+// Enter in a story's only text field would submit the controls' form: edits go as they are typed.
+$('controls-form').addEventListener('submit', (event) => event.preventDefault());
+
 const jsonEditor = new JsonEditor({
   textarea: $('json-text'), apply: $('json-apply'), revert: $('json-revert'), format: $('json-format'), status: $('json-status'),
 }, {

@@ -9,6 +9,8 @@
 //   change of a toggle               -> payload = checked
 //   change of / Enter in a text field -> payload = the text
 
+import { morph } from './morph.js';
+
 /** Keys pressed while the focus is in the preview reach the UI's shortcuts ("/", Ctrl+Z...). */
 function forwardShortcut(event) {
   const copy = new KeyboardEvent('keydown', {
@@ -132,7 +134,9 @@ export class Preview {
 
   /**
    * Shows a fragment: at once (in the caller's task, before anything else it does with the state)
-   * once the preview document is there. Waits while the user is typing into a preview text field.
+   * once the preview document is there, changing only the nodes that differ (morph.js), so an image
+   * is not loaded again and a new name is one text changed. Waits while the user is typing into a
+   * preview text field.
    */
   async show(html) {
     if (!this.loaded) await this.ready;
@@ -144,14 +148,14 @@ export class Preview {
     this.pendingHTML = null;
     if (html === this.html && this.root.childNodes.length) return;
     this.html = html;
-    // Parsed into the sandboxed document: scripts and inline handlers never run there.
-    this.root.innerHTML = html;
+    // Parsed in the sandboxed document: scripts and inline handlers never run there.
+    morph(this.root, html);
   }
 
   /** Shows the current fragment again (a toggle the server did not change goes back). */
   restore() {
     if (this.html === null || !this.root) return;
-    this.root.innerHTML = this.html;
+    morph(this.root, this.html);
   }
 
   clear() {

@@ -408,6 +408,121 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
     assert result["stale"] and result["otherEnvironment"] and result["outside"]
 
 
+def preview_matches(page, html):
+    """The preview shows exactly what `html` parses to (compared as the preview document parses it)."""
+    return page.evaluate("""(html) => {
+        const doc = document.querySelector('#preview').contentDocument;
+        const fresh = doc.createElement('main');
+        fresh.innerHTML = html;
+        return doc.querySelector('main.sb-root').innerHTML === fresh.innerHTML;
+    }""", html)
+
+
+def test_a_new_state_changes_only_what_differs_in_the_preview(fresh_server, list_server, ui):
+    """A state's preview is put in place node by node (morph.js): the image stays the same element
+    (it is not requested again), the heading's text node is the one that was there, and the preview
+    is what the state's HTML parses to; rows added and removed in a long list too."""
+    page = ui.open(fresh_server, PROFILE)
+    page.evaluate("""() => {
+        const doc = document.querySelector('#preview').contentDocument;
+        window.__kept = { img: doc.querySelector('main.sb-root img'), text: doc.querySelector('main.sb-root h2').firstChild };
+    }""")
+    control(page, "/name").fill("Grace Hopper")
+    expect(preview(page).locator("h2")).to_have_text("Grace Hopper")
+    kept = page.evaluate("""() => {
+        const doc = document.querySelector('#preview').contentDocument;
+        const img = doc.querySelector('main.sb-root img');
+        return { img: img === window.__kept.img, alt: img.alt, text: doc.querySelector('main.sb-root h2').firstChild === window.__kept.text };
+    }""")
+    assert kept == {"img": True, "alt": "Avatar of Grace Hopper", "text": True}
+    assert preview_matches(page, live(fresh_server, PROFILE)["html"])
+    # The image switched off and on: removed, then a new one.
+    control(page, "/avatarURL", "present").click()
+    expect(preview(page).locator("img")).to_have_count(0)
+    assert preview_matches(page, live(fresh_server, PROFILE)["html"])
+    control(page, "/avatarURL", "present").click()
+    expect(preview(page).locator("img")).to_have_count(1)
+    assert preview_matches(page, live(fresh_server, PROFILE)["html"])
+
+    page = ui.open(list_server, LONG_LIST)
+    for ops in ([{"op": "remove", "path": "/items/3"}], [{"op": "add", "path": "/items/0", "value": {"detail": "added", "done": False, "id": 9999, "priority": 3, "title": "First now"}}],
+                [{"op": "replace", "path": "/items/250/title", "value": "Renamed row"}]):
+        version = live(list_server, LONG_LIST)["version"]
+        response = requests.patch(f"{list_server.url}/api/stories/{LONG_LIST}/props", json=ops, timeout=10)
+        assert response.status_code == 200, response.text
+        expect(page.locator("#version")).to_have_text(f"v{version + 1}")
+        assert preview_matches(page, live(list_server, LONG_LIST)["html"]), ops
+
+
+def test_morph_keeps_what_stays_and_shows_exactly_the_new_markup(fresh_server, ui):
+    """morph.js in the page: nodes of the same kind stay (attributes, text and form state updated),
+    others are replaced, extra ones removed or added; a field's value and a box's checked state are
+    what a fresh element would show, even after the user changed them."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { morph } = await import('/js/morph.js');
+        const root = document.createElement('div');
+        root.innerHTML = '<p class="a" title="t">one</p><img alt="x"><ul><li>1</li><li>2</li><li>3</li></ul>'
+          + '<input type="text" value="typed"><input type="checkbox" checked><select><option>a</option><option selected>b</option></select><!--c-->';
+        const [p, img, ul] = root.children;
+        const [text, box, select] = root.querySelectorAll('input, select');
+        text.value = 'changed by the user';
+        box.checked = false;
+        select.value = 'a';
+        const next = '<p class="b">two</p><img alt="y"><ul><li>1</li><li>two</li></ul>'
+          + '<input type="text" value="typed"><input type="checkbox" checked><select><option>a</option><option selected>b</option></select><!--d--><span>new</span>';
+        morph(root, next);
+        const expected = document.createElement('div');
+        expected.innerHTML = next;
+        const same = root.innerHTML === expected.innerHTML;
+        const kept = root.children[0] === p && root.children[1] === img && root.children[2] === ul && root.querySelector('input') === text;
+        const values = [text.value, box.checked, select.value];
+        // An unchanged subtree holding a field is still gone through: the box the user ticked is reset.
+        const held = document.createElement('div');
+        held.innerHTML = '<div class="row"><p>same</p><input type="checkbox"></div>';
+        const ticked = held.querySelector('input');
+        ticked.checked = true;
+        morph(held, '<div class="row"><p>same</p><input type="checkbox"></div>');
+        const reset = held.querySelector('input') === ticked && !ticked.checked;
+        // A different tag is a new element; fewer nodes remove the rest.
+        morph(root, '<div>x</div>');
+        return { same, kept, values, reset, attributes: [p.className, p.hasAttribute('title'), img.alt],
+                 items: [...ul.children].map((li) => li.textContent), replaced: root.firstChild !== p && root.innerHTML === '<div>x</div>' };
+    }""")
+    assert result["same"] and result["kept"] and result["reset"]
+    assert result["values"] == ["typed", True, "b"]
+    assert result["attributes"] == ["b", False, "y"]
+    assert result["items"] == ["1", "two"]
+    assert result["replaced"]
+
+
+def test_debounce_runs_once_after_the_last_call_has_been_quiet_long_enough(fresh_server, ui):
+    """dom.js debounce, which panels call with every state: calls inside the wait only move the
+    deadline (the last call's arguments win), flush runs a pending call at once, cancel drops it."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { debounce } = await import('/js/dom.js');
+        const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        const calls = [];
+        const started = performance.now();
+        const later = debounce((value) => calls.push([value, performance.now() - started]), 60);
+        for (let i = 1; i <= 5; i++) { later(i); await sleep(20); }  // the last call at about 80 ms
+        const pendingWhileCalled = later.pending();
+        await sleep(120);
+        const quiet = calls.slice();
+        later('flushed');
+        later.flush();
+        later('cancelled');
+        later.cancel();
+        await sleep(100);
+        return { quiet, pendingWhileCalled, pendingAfter: later.pending(), all: calls.map(([value]) => value) };
+    }""")
+    assert result["pendingWhileCalled"] and not result["pendingAfter"]
+    assert len(result["quiet"]) == 1 and result["quiet"][0][0] == 5
+    assert result["quiet"][0][1] >= 80 + 60 - 5, result["quiet"]  # not before the last call's wait is over
+    assert result["all"] == [5, "flushed"]
+
+
 def apply_delta_as_a_client(held, message):
     """What docs/protocol.md asks of a client: the whole state a delta makes of the state held."""
     props = json.loads(json.dumps(held["props"]))

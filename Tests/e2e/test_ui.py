@@ -199,6 +199,13 @@ def test_editing_a_text_control_updates_the_preview(fresh_server, ui):
     expect(preview(page).locator("h2")).to_have_text("Ada Lovelace")
     expect(name).to_have_value("Ada Lovelace")
 
+    # The controls are a form of their own (for autofill's sake), never submitted: the page stays.
+    page.evaluate("() => { window.__stays = true; document.getElementById('controls-form').requestSubmit(); }")
+    name.press("Enter")
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.__stays === true")
+    expect(page).to_have_url(re.compile(f"#/story/{story}$"))
+
 
 def test_integer_controls_refuse_fractions_and_enums_and_unions_edit(fresh_server, ui):
     page = ui.open(fresh_server, "media-movie-detail--default")
