@@ -19,6 +19,7 @@ import {
 } from './schema-values.js';
 
 const BUSY_MS = 1000;
+const TYPING_MS = 250; // typed within this long: the user is typing (see typing())
 
 let controlCounter = 0;
 
@@ -36,6 +37,7 @@ export class Controls {
     this.shape = null;
     this.bindings = new Map();   // pointer -> set(value)
     this.editedAt = new Map();   // pointer -> time of the last local edit
+    this.typedAt = -Infinity;    // time of the last keystroke in a text or number field
     this.errors = new Map();     // pointer -> message shown at the field
     this.serverErrors = new Set(); // pointers whose error came from the server
     this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
@@ -100,6 +102,11 @@ export class Controls {
 
   touch(pointer) {
     this.editedAt.set(pointer, performance.now());
+  }
+
+  /** Is the user typing into a text or number field of this page (a keystroke within TYPING_MS)? */
+  typing() {
+    return performance.now() - this.typedAt < TYPING_MS;
   }
 
   // MARK: Rendering
@@ -276,6 +283,7 @@ export class Controls {
 
   textEdited(pointer, input, check) {
     this.touch(pointer);
+    this.typedAt = performance.now();
     const problem = check ? check(input.value) : null;
     if (problem) {
       this.sender(pointer).cancel();
@@ -294,6 +302,7 @@ export class Controls {
     });
     const edited = () => {
       this.touch(pointer);
+      this.typedAt = performance.now();
       const text = input.validity.badInput ? '?' : input.value;
       const parsed = parseNumber(text, integer);
       if (parsed.error) {

@@ -29,7 +29,7 @@ import { AccessibilityPanel } from './accessibility.js';
 import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
-import { h, canonicalJSON } from './dom.js';
+import { h, canonicalJSON, debounce } from './dom.js';
 import { parse as parseJSON, clone } from './json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -212,6 +212,7 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
     Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null });
+    showPanelsOncePaused.cancel();
     controls.reset(null);
     jsonEditor.reset();
     actions.clear();
@@ -351,6 +352,14 @@ connection.addEventListener('message', ({ detail: message }) => {
   }
 });
 
+// While this page's user types into a control, each state's frame carries the preview alone: the
+// other panels (the controls' other fields, the raw JSON, time travel, the toolbar, the Text tab)
+// catch up once no state has come for TYPING_PAUSE_MS, from the latest state. Fewer frames and less
+// work land between a keystroke and its preview (P6 in docs/performance.md); every other state shows
+// everything at once. Panels only ever show `current.state`, which only moves forward.
+const TYPING_PAUSE_MS = 250;
+const showPanelsOncePaused = debounce(() => showPanels(), TYPING_PAUSE_MS);
+
 function onState(state) {
   if (state.story !== current.storyId) return;
   const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
@@ -363,16 +372,12 @@ function onState(state) {
   current.state = state;
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(state.html);
-  $('stage-text').textContent = state.text;
-  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
-  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
-  if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
-  jsonEditor.setProps(state.props, state.version);
-  if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
-  timeTravel.onState(state);
-  replay.onState(state);
-  renderers.onLiveVersion(state.version);
-  updateToolbar();
+  replay.onState(state);  // counts every step of a replay
+  if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
+    showPanelsOncePaused();
+  } else {
+    showPanels();
+  }
 
   if (mine) {
     controls.clearServerErrors();
@@ -380,6 +385,22 @@ function onState(state) {
     if (mine.kind === 'link') toast('Opened with the props from the link.', 'ok');
   }
   if (current.linkProps !== undefined) applyLinkProps();
+}
+
+/** Everything but the preview, from the latest state. */
+function showPanels() {
+  showPanelsOncePaused.cancel();
+  const state = current.state;
+  if (!state) return;
+  $('stage-text').textContent = state.text;
+  accessibility.show(current.storyId, current.environment, { isStatic: staticSite });
+  compare.show(current.storyId, current.environment, { visible: !$('stage-compare').hidden, isStatic: staticSite });
+  if (current.schema !== undefined && current.schema !== null) controls.update(state.props);
+  jsonEditor.setProps(state.props, state.version);
+  if (staticSite) jsonEditor.setStatus('', 'The registered props of this variant (read-only).');
+  timeTravel.onState(state);
+  renderers.onLiveVersion(state.version);
+  updateToolbar();
 }
 
 function onError(error) {

@@ -408,6 +408,41 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
     assert result["stale"] and result["otherEnvironment"] and result["outside"]
 
 
+def test_while_typing_the_other_panels_catch_up_with_the_latest_state_once_typing_pauses(fresh_server, ui):
+    """The typist's own page: the preview follows every state at once; the raw JSON, time travel and
+    the toolbar's version wait until typing pauses, then show the latest state, and never a version
+    older than one they showed. A page where nobody types follows every state in every panel."""
+    typist = ui.open(fresh_server, PROFILE)
+    viewer = ui.open(fresh_server, PROFILE)
+    watch = """() => {
+        window.__versions = [];
+        const version = document.getElementById('version');
+        new MutationObserver(() => window.__versions.push(version.textContent))
+          .observe(version, { childList: true, characterData: true, subtree: true });
+    }"""
+    for page in (typist, viewer):
+        page.evaluate(watch)
+    start = live(fresh_server, PROFILE)["version"]
+    name = control(typist, "/name")
+    name.click()
+    name.press("End")
+    name.press_sequentially(" and Grace", delay=40)
+    expect(preview(typist).locator("h2")).to_have_text("Ada Lovelace and Grace")
+    state = live(fresh_server, PROFILE)
+    for page in (typist, viewer):
+        expect(page.locator("#version")).to_have_text(f"v{state['version']}")
+        expect(page.locator("#time-label")).to_contain_text(f"v{state['version']} live")
+        assert wait_for(lambda: json.loads(page.locator("#json-text").input_value()) == state["props"])
+    shown = {name: [int(text[1:]) for text in page.evaluate("() => window.__versions") if text]
+             for name, page in (("typist", typist), ("viewer", viewer))}
+    for versions in shown.values():
+        assert versions == sorted(versions), versions
+    edits = state["version"] - start
+    assert edits >= 5, state
+    assert len(set(shown["typist"])) < edits, shown  # it waited for the pause
+    assert len(set(shown["viewer"])) >= edits - 1, shown  # every state (the last one or two may be merged)
+
+
 def preview_matches(page, html):
     """The preview shows exactly what `html` parses to (compared as the preview document parses it)."""
     return page.evaluate("""(html) => {
