@@ -37,6 +37,37 @@ import Testing
         #expect(session.history.entries[2].source.description == "ws:7")
     }
 
+    /// After an edit kept as sent, the next patch charges the props' weight measured by that edit's
+    /// size check instead of walking them again: the limit refuses exactly what measuring anew refuses.
+    @Test func patchesAfterAnEditAreBoundedByTheMeasuredWeight() throws {
+        let grow = { (length: Int) in
+            try JSONPatch(json: [["op": "replace", "path": "/email", "value": .string(String(repeating: "e", count: length))]])
+        }
+        for weight in [150, 200, 260] {
+            let limit = JSONSizeLimit(weight: weight)
+            var session = try session()
+            // Measured by this edit's size check, kept as sent.
+            _ = try change(session.apply(.patch(grow(10)), source: .http, limit: limit))
+            var outcomes: Set<Bool> = []
+            for length in stride(from: 0, through: 200, by: 7) {
+                let patch = try grow(length)
+                let expected = (try? patch.apply(to: session.props, limit: limit)).map { $0.fits(limit) } ?? false
+                let outcome = session.prepare(.patch(patch), source: .http, limit: limit)
+                outcomes.insert(expected)
+                switch outcome {
+                case .success: #expect(expected, "weight \(weight), length \(length): accepted but over the limit")
+                case .failure(let error):
+                    #expect(!expected, "weight \(weight), length \(length): refused (\(error.message)) within the limit")
+                    #expect(error.code == .tooLarge)
+                }
+            }
+            #expect(outcomes == [true, false], "weight \(weight): both sides of the limit are tried")
+            // A different limit measures the props again: a limit they no longer fit refuses any patch.
+            let tight = JSONSizeLimit(weight: 20)
+            #expect(throws: EditError.self) { try session.prepare(.patch(grow(0)), source: .http, limit: tight).get() }
+        }
+    }
+
     @Test func rejectedEditsChangeNothing() throws {
         var session = try session()
         let before = session.props

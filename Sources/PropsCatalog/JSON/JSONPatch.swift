@@ -34,9 +34,12 @@ package struct JSONPatch: Sendable, Equatable {
     /// The work is bounded by `limit`: the document's weight plus all that the operations insert, copy
     /// or shift may not exceed it, nor may the result nest deeper. Past it, the patch fails at once
     /// (kind `tooLarge`), so a patch of doubling `copy`s costs about as much as one message of its cap.
-    package func apply(to document: JSONValue, limit: JSONSizeLimit = .default) throws(JSONPatchError) -> JSONValue {
+    /// `documentWeight` is the document's weight when it was measured within `limit` before (a story's
+    /// live props): it is charged as it is rather than measured again.
+    package func apply(to document: JSONValue, limit: JSONSizeLimit = .default, documentWeight: Int? = nil) throws(JSONPatchError) -> JSONValue {
         var budget = Budget(limit: limit)
-        guard budget.spend(weightOf: document) else {
+        let charged = if let documentWeight { budget.spend(documentWeight) } else { budget.spend(weightOf: document) }
+        guard charged else {
             throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
         }
         return try apply(to: document, budget: &budget)
@@ -306,6 +309,16 @@ extension JSONPatch {
         package mutating func spend(weightOf document: JSONValue) -> Bool {
             do {
                 try charge(document, depth: 0)
+                return true
+            } catch {
+                return false
+            }
+        }
+
+        /// Charges a weight measured before; false when it does not fit what is left.
+        package mutating func spend(_ weight: Int) -> Bool {
+            do {
+                try charge(weight)
                 return true
             } catch {
                 return false

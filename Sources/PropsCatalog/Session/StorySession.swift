@@ -18,6 +18,9 @@ package struct StorySession: Sendable {
     /// What validating the props decoded and encoded, so that validating an edit redoes only the
     /// parts it changed. A cache: copies of the session share it.
     package let memo = RoundTripMemo()
+    /// The weight of `props` and the limit it was measured under, when an edit's size check measured
+    /// it (the props an edit kept as sent): the next patch charges it instead of walking the props again.
+    private var measuredWeight: MeasuredWeight?
 
     /// A session at version 1 with the registered props. Fails if the registered props do not
     /// decode, which `Catalog` rules out for encodable variants of a sound Props type.
@@ -103,7 +106,8 @@ package struct StorySession: Sendable {
             candidate = json
         case .patch(let patch):
             do {
-                candidate = try patch.apply(to: props, limit: limit)
+                let known = measuredWeight.flatMap { $0.limit == limit ? $0.weight : nil }
+                candidate = try patch.apply(to: props, limit: limit, documentWeight: known)
             } catch {
                 return .failure(EditError(error))
             }
@@ -122,7 +126,7 @@ package struct StorySession: Sendable {
             case .failure(let error): return .failure(error)
             }
         }
-        guard candidate.fits(limit) else {
+        guard let weight = candidate.weight(upTo: limit.weight, depth: limit.depth), weight <= limit.weight else {
             return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
         }
         let validated: AnyComponent.Validated
@@ -133,7 +137,10 @@ package struct StorySession: Sendable {
         let entry = HistoryEntry(
             version: version + 1, at: date, kind: edit.kind, source: source, ref: ref, command: command,
             patch: JSONPatch.diff(from: props, to: validated.props))
-        return .success(PreparedChange(validated: validated, entry: entry))
+        // The weight measured is the new props' only when validation kept the candidate itself.
+        let kept = validated.props.storageAddress.map { $0 == candidate.storageAddress } ?? false
+        return .success(PreparedChange(
+            validated: validated, entry: entry, measuredWeight: kept ? MeasuredWeight(weight: weight, limit: limit) : nil))
     }
 
     /// The recorded props an undo, redo or seek goes back to; when there are none, the error that says
@@ -183,6 +190,7 @@ package struct StorySession: Sendable {
         if undoStack.count > history.capacity { undoStack.removeFirst(undoStack.count - history.capacity) }
         version = previous + 1
         props = prepared.validated.props
+        measuredWeight = prepared.measuredWeight
         projections = Projections(prepared.validated.view, reusing: projections)
         history.record(entry, props: props)
         return Change(storyID: story.id, version: version, props: props, projections: projections, entry: entry)
@@ -193,6 +201,14 @@ package struct StorySession: Sendable {
 package struct PreparedChange: Sendable {
     let validated: AnyComponent.Validated
     package let entry: HistoryEntry
+    /// The new props' weight, when the size check measured exactly them.
+    let measuredWeight: MeasuredWeight?
     /// The props the change makes live.
     package var props: JSONValue { validated.props }
+}
+
+/// A document's weight (see ``JSONSizeLimit``), measured within `limit`'s weight and depth.
+struct MeasuredWeight: Sendable {
+    let weight: Int
+    let limit: JSONSizeLimit
 }

@@ -5,6 +5,7 @@ public struct VStack: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A vertical stack of `content`.
+    @inlinable
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.stack(.vertical, content())]
     }
@@ -15,6 +16,7 @@ public struct HStack: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A horizontal stack of `content`.
+    @inlinable
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.stack(.horizontal, content())]
     }
@@ -25,6 +27,7 @@ public struct Text: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// The text `text`.
+    @inlinable
     public init(_ text: String) {
         viewNodes = [.text(text)]
     }
@@ -35,6 +38,7 @@ public struct Heading: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A heading of `level` 1 to 6.
+    @inlinable
     public init(_ text: String, level: Int = 1) {
         viewNodes = [.heading(text, level: min(max(level, 1), 6))]
     }
@@ -45,12 +49,14 @@ public struct Button: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A button labelled `label` that sends `command` (nil: it sends nothing).
+    @inlinable
     public init(_ label: String, command: Command?) {
         viewNodes = [.button(label: label, command: command)]
     }
 
     /// A button showing only an icon (`trash`, `plus`, `xmark`, `chevron.left`...): give it an
     /// `.accessibilityLabel(_:)`, or the audit reports it as a control without a name.
+    @inlinable
     public init(icon: String, command: Command?) {
         viewNodes = [.iconButton(icon: icon, command: command)]
     }
@@ -61,6 +67,7 @@ public struct TextField: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A field showing `value`; `isSecure` hides what is typed.
+    @inlinable
     public init(_ label: String, value: String, isSecure: Bool = false, command: Command? = nil) {
         viewNodes = [.textField(label: label, value: value, isSecure: isSecure, command: command)]
     }
@@ -71,6 +78,7 @@ public struct Toggle: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A switch labelled `label`, on when `isOn`.
+    @inlinable
     public init(_ label: String, isOn: Bool, command: Command? = nil) {
         viewNodes = [.toggle(label: label, isOn: isOn, command: command)]
     }
@@ -81,6 +89,7 @@ public struct List: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A list of `content`.
+    @inlinable
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
@@ -95,6 +104,7 @@ public struct ListItem: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A list item, selected or not, that sends `command` when chosen.
+    @inlinable
     public init(isSelected: Bool = false, command: Command? = nil, @ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.listItem(isSelected: isSelected, command: command, content())]
     }
@@ -105,6 +115,7 @@ public struct ForEach: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// The views `content` makes of each of `elements`, in order.
+    @inlinable
     public init<Elements: Sequence>(_ elements: Elements, @ViewBuilder _ content: (Elements.Element) -> [ViewNode]) {
         // A loop rather than `flatMap`, whose appends go through the generic sequence they are given
         // (about a fifth of a 500-row list's view).
@@ -120,11 +131,13 @@ public struct Image: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// An image at `url` described by `alt`.
+    @inlinable
     public init(url: String, alt: String) {
         viewNodes = [.image(url: url, alt: alt)]
     }
 
     /// A decorative image: no text alternative, left out of what assistive technology announces.
+    @inlinable
     public init(decorative url: String) {
         viewNodes = [.accessible(AccessibilityInfo(isHidden: true), .image(url: url, alt: ""))]
     }
@@ -135,6 +148,7 @@ public struct ProgressView: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A progress bar labelled `label` at `fraction` (clamped to 0...1).
+    @inlinable
     public init(_ label: String, fraction: Double) {
         viewNodes = [.progress(label: label, fraction: min(max(fraction, 0), 1))]
     }
@@ -145,6 +159,7 @@ public struct Spinner: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A spinner announced as `label`.
+    @inlinable
     public init(_ label: String = "Loading") {
         viewNodes = [.progress(label: label, fraction: nil)]
     }
@@ -155,6 +170,7 @@ public struct Badge: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A badge with `text` in `tone`.
+    @inlinable
     public init(_ text: String, tone: BadgeTone = .neutral) {
         viewNodes = [.badge(text, tone: tone)]
     }
@@ -165,6 +181,7 @@ public struct Section: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode]
     /// A group titled `title` around `content`.
+    @inlinable
     public init(_ title: String, @ViewBuilder _ content: () -> [ViewNode]) {
         viewNodes = [.section(title: title, content())]
     }
@@ -175,6 +192,7 @@ public struct Divider: ViewConvertible {
     /// The nodes this element stands for.
     public let viewNodes: [ViewNode] = [.divider]
     /// A separator.
+    @inlinable
     public init() {}
 }
 
