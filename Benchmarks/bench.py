@@ -1046,13 +1046,15 @@ def build_rows(r: dict) -> list[dict]:
                 ratios = [ratio(s_[side]["p99_ms"], b_[side]["p99_ms"]) for s_, b_ in pairs]
                 rel = statistics.median(ratios) if ratios and None not in ratios else None
                 mid = lambda runs_, key: statistics.median([x[side][key] for x in runs_]) if all(x[side][key] is not None for x in runs_) else None
+                most = lambda runs_, key: max((x[side][key] for x in runs_ if x[side][key] is not None), default=None)
+                rounded = lambda value: None if value is None else round(value, 2)
                 s99, b99 = mid(sb_runs, "p99_ms"), mid(bl_runs, "p99_ms")
                 missing = sum(x[side]["missing"] for x in sb_runs)
                 met = s99 is not None and s99 < 30 and rel is not None and rel <= 1.5 and not missing
                 row(f"P6 a keystroke every {interval} ms -> {label}: p99", s99, "ms", b99,
                     "< 30 ms and <= 1.5x baseline", met,
-                    f"median of {len(ratios)} same-round ratios {[round(x, 3) for x in ratios]}; p50 {round(mid(sb_runs, 'p50_ms'), 2)} vs "
-                    f"{round(mid(bl_runs, 'p50_ms'), 2)} ms, max {max(x[side]['max_ms'] for x in sb_runs)} vs {max(x[side]['max_ms'] for x in bl_runs)} ms "
+                    f"median of {len(ratios)} same-round ratios {[x if x is None else round(x, 3) for x in ratios]}; p50 {rounded(mid(sb_runs, 'p50_ms'))} vs "
+                    f"{rounded(mid(bl_runs, 'p50_ms'))} ms, max {most(sb_runs, 'max_ms')} vs {most(bl_runs, 'max_ms')} ms "
                     f"(medians over the rounds, max over all); {sb_runs[0][side]['keystrokes']} keystrokes a run, {missing} never shown; Chromium headless",
                     given_ratio=round(rel, 3) if rel is not None else None)
     elif p6:
@@ -1084,7 +1086,9 @@ def paired(storybook_runs: list[dict], baseline_runs: list[dict], value, lower_i
         "baseline": statistics.median(bl_values) if pairs else None,
         "ratio": round(statistics.median(ratios), 3) if ratios else None,
         "ratios": ratios,
-        "note": f"median of {len(ratios)} same-round ratios {ratios}; best runs {best_ratio}x",
+        "note": f"median of {len(ratios)} same-round ratios {ratios}; "
+                + (f"best runs {best_ratio}x" if best_ratio is not None else "no ratio of the best runs (a zero)")
+                + (f"; {len(pairs) - len(ratios)} round(s) without a ratio (the baseline's figure was 0)" if len(ratios) < len(pairs) else ""),
     }
 
 

@@ -354,14 +354,11 @@ connection.addEventListener('message', ({ detail: message }) => {
 
 // While this page's user types into a control, each state's frame carries the preview alone: the
 // other panels (the controls' other fields, the raw JSON, time travel, the toolbar, the Text tab)
-// catch up once no state has come for TYPING_PAUSE_MS, from the latest state. The same goes for
-// another page's edits that stream in (a state within TYPING_PAUSE_MS of the one before: someone
-// typing elsewhere). Fewer frames and less work land between a keystroke and its preview (P6 in
-// docs/performance.md); every other state, a replay's steps included, shows everything at once.
-// Panels only ever show `current.state`, which only moves forward.
+// catch up once no state has come for TYPING_PAUSE_MS, from the latest state. Fewer frames and less
+// work land between a keystroke and its preview (P6 in docs/performance.md); every other state shows
+// everything at once. Panels only ever show `current.state`, which only moves forward.
 const TYPING_PAUSE_MS = 250;
 const showPanelsOncePaused = debounce(() => showPanels(), TYPING_PAUSE_MS);
-let lastStateAt = -Infinity;
 
 function onState(state) {
   if (state.story !== current.storyId) return;
@@ -371,15 +368,12 @@ function onState(state) {
   if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
   else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
-  const now = performance.now();
-  const streaming = !current.fresh && !mine && state.cause?.kind !== 'replay' && now - lastStateAt < TYPING_PAUSE_MS;
-  lastStateAt = now;
   current.fresh = false;
   current.state = state;
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(state.html);
   replay.onState(state);  // counts every step of a replay
-  if ((controls.typing() || streaming) && mine?.kind !== 'json' && mine?.kind !== 'link') {
+  if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
     showPanelsOncePaused();
   } else {
     showPanels();

@@ -369,6 +369,27 @@ import Testing
         }
     }
 
+    /// The props weight a session keeps for the next patch's budget (see `StorySession.prepare`) is
+    /// never one of props that validation did not keep as sent: here it writes the `note` left out.
+    @Test func aWeightMeasuredBeforeIsDroppedWhenValidationChangesTheProps() throws {
+        var session = try shelfSession()
+        _ = try session.replacing("/books/0/title", with: #""A somewhat longer title""#).get()
+        let measured = try #require(session.measuredWeight)  // kept as sent: measured
+        #expect(measured.weight == session.props.weight(upTo: measured.limit.weight, depth: measured.limit.depth))
+        var members = try #require(session.props.objectValue)
+        members["note"] = nil
+        members["books"] = .array(Array(try #require(members["books"]?.arrayValue).prefix(3)))
+        guard case .changed = try session.apply(.replace(.object(members)), source: .http).get() else {
+            Issue.record("the replace changed nothing")
+            return
+        }
+        #expect(session.props["note"] == .null)  // validation wrote what was left out
+        if let stale = session.measuredWeight {
+            #expect(stale.weight == session.props.weight(upTo: stale.limit.weight, depth: stale.limit.depth))
+        }
+        #expect(session.measuredWeight == nil)
+    }
+
     @Test func anEditKeptOnlyUpToSpellingIsTheCanonicalProps() throws {
         var session = try shelfSession()
         let before = session.props

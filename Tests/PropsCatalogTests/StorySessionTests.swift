@@ -62,9 +62,37 @@ import Testing
                 }
             }
             #expect(outcomes == [true, false], "weight \(weight): both sides of the limit are tried")
-            // A different limit measures the props again: a limit they no longer fit refuses any patch.
-            let tight = JSONSizeLimit(weight: 20)
-            #expect(throws: EditError.self) { try session.prepare(.patch(grow(0)), source: .http, limit: tight).get() }
+        }
+    }
+
+    /// The weight a session keeps is its live props' own, whatever changed them, or none.
+    @Test func theMeasuredWeightIsAlwaysTheLivePropsOwnOrNone() throws {
+        let limit = JSONSizeLimit(weight: 10_000)
+        var session = try session()
+        #expect(session.measuredWeight == nil)  // registered props: never measured
+        let check = { (session: StorySession, label: String) in
+            guard let measured = session.measuredWeight else { return }
+            #expect(measured.limit == limit, "\(label)")
+            #expect(measured.weight == session.props.weight(upTo: limit.weight, depth: limit.depth), "\(label)")
+        }
+        let rename = try JSONPatch(json: [["op": "replace", "path": "/name", "value": "Grace Brewster Murray Hopper"]])
+        _ = try change(session.apply(.patch(rename), source: .http, limit: limit))
+        #expect(session.measuredWeight != nil)  // kept as sent: measured
+        check(session, "patch")
+        // Undo then redo (a patch in between would leave nothing to redo), then each other kind of
+        // change followed by a patch, which charges what that change left.
+        let edits: [(String, Edit, patchAfter: Bool)] = [
+            ("undo", .undo, false), ("redo", .redo, true), ("undo", .undo, true), ("seek", .seek(version: 1), true),
+            ("reset", .reset, true), ("replace", .replace(["name": "Ada", "email": "a@x", "avatarURL": nil]), true),
+            ("patch", .patch(try JSONPatch(json: [["op": "replace", "path": "/email", "value": "ada@example.org"]])), true),
+        ]
+        for (label, edit, patchAfter) in edits {
+            _ = try change(session.apply(edit, source: .http, limit: limit))
+            check(session, label)
+            guard patchAfter else { continue }
+            _ = try change(session.apply(.patch(rename), source: .http, limit: limit))
+            check(session, "patch after \(label)")
+            #expect(session.measuredWeight != nil, "patch after \(label)")
         }
     }
 

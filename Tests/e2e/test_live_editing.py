@@ -409,21 +409,16 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
 
 
 def test_while_typing_the_other_panels_catch_up_with_the_latest_state_once_typing_pauses(fresh_server, ui):
-    """The preview follows every state at once; while states stream in (someone types), the raw JSON,
-    time travel and the toolbar's version wait until the stream pauses, then show the latest state,
-    and never a version older than one they showed: on the typist's page and on a page watching it.
-    A single edit after a pause shows in every panel with its preview (in the same task)."""
+    """The typist's own page: the preview follows every state at once; the raw JSON, time travel and
+    the toolbar's version wait until typing pauses, then show the latest state, and never a version
+    older than one they showed. A page where nobody types follows every state in every panel."""
     typist = ui.open(fresh_server, PROFILE)
     viewer = ui.open(fresh_server, PROFILE)
     watch = """() => {
         window.__versions = [];
-        window.__previews = [];  // the preview's heading and the toolbar's version when the preview changed
         const version = document.getElementById('version');
         new MutationObserver(() => window.__versions.push(version.textContent))
           .observe(version, { childList: true, characterData: true, subtree: true });
-        const root = document.querySelector('#preview').contentDocument.querySelector('main.sb-root');
-        new MutationObserver(() => window.__previews.push({ heading: root.querySelector('h2')?.textContent, version: version.textContent }))
-          .observe(root, { childList: true, characterData: true, subtree: true });
     }"""
     for page in (typist, viewer):
         page.evaluate(watch)
@@ -438,25 +433,14 @@ def test_while_typing_the_other_panels_catch_up_with_the_latest_state_once_typin
         expect(page.locator("#version")).to_have_text(f"v{state['version']}")
         expect(page.locator("#time-label")).to_contain_text(f"v{state['version']} live")
         assert wait_for(lambda: json.loads(page.locator("#json-text").input_value()) == state["props"])
+    shown = {name: [int(text[1:]) for text in page.evaluate("() => window.__versions") if text]
+             for name, page in (("typist", typist), ("viewer", viewer))}
+    for versions in shown.values():
+        assert versions == sorted(versions), versions
     edits = state["version"] - start
     assert edits >= 5, state
-    for page in (typist, viewer):
-        versions = [int(text[1:]) for text in page.evaluate("() => window.__versions") if text]
-        assert versions == sorted(versions), versions
-        assert len(set(versions)) < edits, versions  # it waited for the pause
-        headings = {seen["heading"] for seen in page.evaluate("() => window.__previews")}
-        assert len(headings) >= edits - 1, headings  # the preview followed every state (the last one or two may be merged)
-
-    # A single edit from elsewhere, after the pause: the viewer's toolbar shows its version by the
-    # time its preview changes.
-    time.sleep(0.4)
-    viewer.evaluate("() => { window.__previews = []; }")
-    response = requests.patch(f"{fresh_server.url}/api/stories/{PROFILE}/props",
-                              json=[{"op": "replace", "path": "/name", "value": "Grace Hopper"}], timeout=10)
-    assert response.status_code == 200, response.text
-    expect(preview(viewer).locator("h2")).to_have_text("Grace Hopper")
-    seen = viewer.evaluate("() => window.__previews")
-    assert seen and seen[0]["version"] == f"v{state['version'] + 1}", seen
+    assert len(set(shown["typist"])) < edits, shown  # it waited for the pause
+    assert len(set(shown["viewer"])) >= edits - 1, shown  # every state (the last one or two may be merged)
 
 
 def preview_matches(page, html):

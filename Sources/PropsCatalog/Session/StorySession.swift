@@ -20,7 +20,7 @@ package struct StorySession: Sendable {
     package let memo = RoundTripMemo()
     /// The weight of `props` and the limit it was measured under, when an edit's size check measured
     /// it (the props an edit kept as sent): the next patch charges it instead of walking the props again.
-    private var measuredWeight: MeasuredWeight?
+    private(set) var measuredWeight: MeasuredWeight?
 
     /// A session at version 1 with the registered props. Fails if the registered props do not
     /// decode, which `Catalog` rules out for encodable variants of a sound Props type.
