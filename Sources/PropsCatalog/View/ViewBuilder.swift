@@ -26,10 +26,7 @@ public enum ViewBuilder {
     /// The nodes of a block, in order.
     @inlinable
     public static func buildBlock(_ parts: [ViewNode]...) -> [ViewNode] {
-        var nodes: [ViewNode] = []
-        nodes.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-        for part in parts { nodes.append(contentsOf: part) }
-        return nodes
+        buildArray(parts)
     }
 
     // Blocks of one and two parts, the most common ones (a row's stack, a list's single `ForEach`),
