@@ -890,6 +890,17 @@ def ratio(a, b):
     return round(a / b, 3) if a is not None and b not in (None, 0) else None
 
 
+def p6_side(runs: list[dict], side: str) -> dict:
+    """One page's P6 figures over the rounds: every round's p99, the medians of p99 and p50 (None if a
+    round has none), the largest max, and the keystrokes never shown in all."""
+    def median(key):
+        values = [run[side][key] for run in runs]
+        return round(statistics.median(values), 2) if values and None not in values else None
+    maxima = [run[side]["max_ms"] for run in runs if run[side]["max_ms"] is not None]
+    return {"p99s": [run[side]["p99_ms"] for run in runs], "p99_ms": median("p99_ms"), "p50_ms": median("p50_ms"),
+            "max_ms": max(maxima, default=None), "missing": sum(run[side]["missing"] for run in runs)}
+
+
 def build_rows(r: dict) -> list[dict]:
     rows: list[dict] = []
 
@@ -1043,20 +1054,16 @@ def build_rows(r: dict) -> list[dict]:
             if not pairs:
                 continue
             for side, label in (("viewer", "other window's preview"), ("own", "typist's own preview")):
-                ratios = [ratio(s_[side]["p99_ms"], b_[side]["p99_ms"]) for s_, b_ in pairs]
-                rel = statistics.median(ratios) if ratios and None not in ratios else None
-                mid = lambda runs_, key: statistics.median([x[side][key] for x in runs_]) if all(x[side][key] is not None for x in runs_) else None
-                most = lambda runs_, key: max((x[side][key] for x in runs_ if x[side][key] is not None), default=None)
-                rounded = lambda value: None if value is None else round(value, 2)
-                s99, b99 = mid(sb_runs, "p99_ms"), mid(bl_runs, "p99_ms")
-                missing = sum(x[side]["missing"] for x in sb_runs)
-                met = s99 is not None and s99 < 30 and rel is not None and rel <= 1.5 and not missing
-                row(f"P6 a keystroke every {interval} ms -> {label}: p99", s99, "ms", b99,
+                s_, b_ = p6_side(sb_runs, side), p6_side(bl_runs, side)
+                ratios = [ratio(s, b) for s, b in zip(s_["p99s"], b_["p99s"])]
+                rel = round(statistics.median(ratios), 3) if ratios and None not in ratios else None
+                met = s_["p99_ms"] is not None and s_["p99_ms"] < 30 and rel is not None and rel <= 1.5 and not s_["missing"]
+                row(f"P6 a keystroke every {interval} ms -> {label}: p99", s_["p99_ms"], "ms", b_["p99_ms"],
                     "< 30 ms and <= 1.5x baseline", met,
-                    f"median of {len(ratios)} same-round ratios {[x if x is None else round(x, 3) for x in ratios]}; p50 {rounded(mid(sb_runs, 'p50_ms'))} vs "
-                    f"{rounded(mid(bl_runs, 'p50_ms'))} ms, max {most(sb_runs, 'max_ms')} vs {most(bl_runs, 'max_ms')} ms "
-                    f"(medians over the rounds, max over all); {sb_runs[0][side]['keystrokes']} keystrokes a run, {missing} never shown; Chromium headless",
-                    given_ratio=round(rel, 3) if rel is not None else None)
+                    f"median of {len(ratios)} same-round ratios {ratios}; p50 {s_['p50_ms']} vs {b_['p50_ms']} ms, "
+                    f"max {s_['max_ms']} vs {b_['max_ms']} ms (medians over the rounds, max over all); "
+                    f"{sb_runs[0][side]['keystrokes']} keystrokes a run, {s_['missing']} never shown; Chromium headless",
+                    given_ratio=rel)
     elif p6:
         row("P6 keystroke -> preview", None, "ms", note=f"not measured: {p6.get('reason')}")
     return rows

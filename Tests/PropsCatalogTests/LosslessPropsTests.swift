@@ -375,7 +375,7 @@ import Testing
         var session = try shelfSession()
         _ = try session.replacing("/books/0/title", with: #""A somewhat longer title""#).get()
         let measured = try #require(session.measuredWeight)  // kept as sent: measured
-        #expect(measured.weight == session.props.weight(upTo: measured.limit.weight, depth: measured.limit.depth))
+        #expect(measured.weight == session.props.weight(within: measured.limit))
         var members = try #require(session.props.objectValue)
         members["note"] = nil
         members["books"] = .array(Array(try #require(members["books"]?.arrayValue).prefix(3)))
@@ -385,7 +385,7 @@ import Testing
         }
         #expect(session.props["note"] == .null)  // validation wrote what was left out
         if let stale = session.measuredWeight {
-            #expect(stale.weight == session.props.weight(upTo: stale.limit.weight, depth: stale.limit.depth))
+            #expect(stale.weight == session.props.weight(within: stale.limit))
         }
         #expect(session.measuredWeight == nil)
     }

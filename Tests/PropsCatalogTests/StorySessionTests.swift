@@ -73,7 +73,7 @@ import Testing
         let check = { (session: StorySession, label: String) in
             guard let measured = session.measuredWeight else { return }
             #expect(measured.limit == limit, "\(label)")
-            #expect(measured.weight == session.props.weight(upTo: limit.weight, depth: limit.depth), "\(label)")
+            #expect(measured.weight == session.props.weight(within: limit), "\(label)")
         }
         let rename = try JSONPatch(json: [["op": "replace", "path": "/name", "value": "Grace Brewster Murray Hopper"]])
         _ = try change(session.apply(.patch(rename), source: .http, limit: limit))

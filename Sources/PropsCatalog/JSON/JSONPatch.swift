@@ -38,8 +38,7 @@ package struct JSONPatch: Sendable, Equatable {
     /// live props): it is charged as it is rather than measured again.
     package func apply(to document: JSONValue, limit: JSONSizeLimit = .default, documentWeight: Int? = nil) throws(JSONPatchError) -> JSONValue {
         var budget = Budget(limit: limit)
-        let charged = if let documentWeight { budget.spend(documentWeight) } else { budget.spend(weightOf: document) }
-        guard charged else {
+        guard budget.spend(weightOf: document, measured: documentWeight) else {
             throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
         }
         return try apply(to: document, budget: &budget)
@@ -305,20 +304,11 @@ extension JSONPatch {
         package static var unbounded: Budget { Budget(unboundedBy: ()) }
 
         /// Charges the weight of a whole document (one that was read or built: about what decoding it
-        /// costs); false when it does not fit what is left or nests too deep, and the work must stop.
-        package mutating func spend(weightOf document: JSONValue) -> Bool {
+        /// costs), or its weight `measured` before within this budget's limit; false when it does not
+        /// fit what is left or nests too deep, and the work must stop.
+        package mutating func spend(weightOf document: JSONValue, measured: Int? = nil) -> Bool {
             do {
-                try charge(document, depth: 0)
-                return true
-            } catch {
-                return false
-            }
-        }
-
-        /// Charges a weight measured before; false when it does not fit what is left.
-        package mutating func spend(_ weight: Int) -> Bool {
-            do {
-                try charge(weight)
+                if let measured { try charge(measured) } else { try charge(document, depth: 0) }
                 return true
             } catch {
                 return false

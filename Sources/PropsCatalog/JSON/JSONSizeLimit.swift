@@ -32,10 +32,15 @@ extension JSONValue {
         return accumulateWeight(into: &total, limit: limit, depthLeft: depth) ? total : nil
     }
 
+    /// The value's weight when it stays within `limit` in weight and depth, nil otherwise.
+    package func weight(within limit: JSONSizeLimit) -> Int? {
+        guard let weight = weight(upTo: limit.weight, depth: limit.depth), weight <= limit.weight else { return nil }
+        return weight
+    }
+
     /// Whether the value stays within `limit` in weight and depth.
     package func fits(_ limit: JSONSizeLimit) -> Bool {
-        guard let weight = weight(upTo: limit.weight, depth: limit.depth) else { return false }
-        return weight <= limit.weight
+        weight(within: limit) != nil
     }
 
     private func accumulateWeight(into total: inout Int, limit: Int, depthLeft: Int) -> Bool {

@@ -126,7 +126,7 @@ package struct StorySession: Sendable {
             case .failure(let error): return .failure(error)
             }
         }
-        guard let weight = candidate.weight(upTo: limit.weight, depth: limit.depth), weight <= limit.weight else {
+        guard let weight = candidate.weight(within: limit) else {
             return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
         }
         let validated: AnyComponent.Validated
