@@ -433,3 +433,67 @@ extension RoundTripMemoTests {
     }
     #endif
 }
+
+/// A list decoded again after an edit finds its untouched items by position in the list decoded
+/// before, and its encoding takes theirs from that list's encoding: exactly what decoding and
+/// encoding them anew gives, wherever the edit shifted them.
+@Suite struct RoundTripMemoPositionTests {
+    typealias Entry = RoundTripMemoTests.Entry
+
+    /// Two lists of one element type, a list of lists, and a list of scalars.
+    struct Shelves: Codable, Equatable, Sendable {
+        var left: [Entry]
+        var right: [Entry]
+        var stacks: [[Entry]]
+        var labels: [String]
+    }
+
+    static func component() throws -> AnyComponent {
+        let entries = RoundTripMemoTests.board(30).entries
+        return try AnyComponent(Component<Shelves>("Memo/Shelves") { props in
+            List { ForEach(props.left + props.right) { entry in Text(entry.title) } }
+        }.variant("Default", Shelves(left: entries, right: Array(entries.reversed()), stacks: [entries, Array(entries.prefix(5))],
+                                     labels: entries.map(\.title))))
+    }
+
+    @Test(arguments: [
+        (#"{"op": "replace", "path": "/left/7/title", "value": "Renamed"}"#, 29),
+        (#"{"op": "replace", "path": "/right/0/priority", "value": 4}"#, 29),
+        // the 29 other items of the inner list, and the outer list's other element
+        (#"{"op": "replace", "path": "/stacks/0/29/done", "value": true}"#, 30),
+        (#"{"op": "add", "path": "/left/10", "value": {"id": 99, "title": "new", "done": false, "priority": 1, "state": {"open": {}}, "tags": []}}"#, 10),
+        (#"{"op": "remove", "path": "/right/20"}"#, 20),
+    ])
+    func anEditFindsTheItemsItDidNotMoveByPosition(operation: String, unmoved: Int) throws {
+        let component = try Self.component()
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get()
+        let patch = try JSONPatch(json: JSONParser.parse("[\(operation)]"))
+        let candidate = try patch.apply(to: live.props)
+        let before = memo.statistics
+        let remembered = try component.validate(candidate, memo: memo).get()
+        let fresh = try component.validate(candidate).get()
+        #expect(remembered.props.isIdentical(to: fresh.props))
+        #expect(remembered.view == fresh.view)
+        // decoded and encoded by position: each unmoved item of the edited list, once each way
+        let byPosition = memo.statistics.foundByPosition - before.foundByPosition
+        #expect(byPosition == 2 * unmoved, "\(before) -> \(memo.statistics)")
+    }
+
+    /// An item refused inside a list decoded by position fails with the error, and the coding path,
+    /// that decoding the list without the memo gives; the memo keeps nothing of it.
+    @Test func anItemRefusedInAListDecodedByPositionFailsAsWithoutTheMemo() throws {
+        let component = try Self.component()
+        let memo = RoundTripMemo()
+        let live = try component.validate(component.variants[0].props, memo: memo).get()
+        let size = memo.statistics.entries
+        let patch = try JSONPatch(json: JSONParser.parse(#"[{"op": "replace", "path": "/left/12/done", "value": "yes"}]"#))
+        let candidate = try patch.apply(to: live.props)
+        guard case .failure(let remembered) = component.validate(candidate, memo: memo),
+              case .failure(let fresh) = component.validate(candidate)
+        else { Issue.record("a string for a Bool was accepted"); return }
+        #expect(remembered.description == fresh.description)
+        #expect(remembered.description.contains("left/12/done") || remembered.description.contains("left.12.done"), "\(remembered)")
+        #expect(memo.statistics.entries == size)
+    }
+}

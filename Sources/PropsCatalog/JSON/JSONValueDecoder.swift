@@ -83,11 +83,12 @@ private struct ValueDecoder: Decoder {
             guard case .bool(let bool) = value else { throw mismatch(T.self, value, path()) }
             return bool as! T
         }
-        // The common number types by identity, the others by a cast made once per type.
+        // The common number types by identity, the others by a cast made once per type (asked of
+        // the memo first, which answers without a lock for the type asked last: a list's items).
         if T.self == Int.self { return try integer(Int.self, value, path()) as! T }
         if T.self == Int64.self { return try integer(Int64.self, value, path()) as! T }
         if T.self == Double.self { return try floating(Double.self, value, path()) as! T }
-        if NumberTypes.mayBeNumber(T.self) {
+        if memo?.mayBeNumber(T.self, ask: NumberTypes.mayBeNumber) ?? NumberTypes.mayBeNumber(T.self) {
             if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
                 return try self.integer(integer, value, path()) as! T
             }
@@ -114,6 +115,9 @@ private struct ValueDecoder: Decoder {
             return data as! T
         }
         guard let memo, remember else { return try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
+        if case .array(let elements) = value, let array = memo.elementwise(T.self) {
+            return try memo.decode(T.self, from: value) { try array.decode(elements, at: path(), memo: memo) as! T }
+        }
         return try memo.decode(T.self, from: value) { try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
     }
 
@@ -266,5 +270,20 @@ private struct ValueSingleContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try ValueDecoder.unbox(T.self, from: decoder.value, at: decoder.path, memo: decoder.memo)
+    }
+}
+
+/// An array the decoder decodes itself when it has a memo, as `Array.init(from:)` would (element `i`
+/// from the JSON's element `i`, an error's coding path ending in its index), so that the elements a
+/// patch did not touch are found by position in the array decoded before (`RoundTripTable.decodeElements`).
+protocol ElementwiseDecodable {
+    static func decode(_ elements: [JSONValue], at path: CodingPathLink, memo: RoundTripTable) throws -> Self
+}
+
+extension Array: ElementwiseDecodable where Element: Decodable {
+    static func decode(_ elements: [JSONValue], at path: CodingPathLink, memo: RoundTripTable) throws -> [Element] {
+        try memo.decodeElements(Element.self, of: elements) { index, element in
+            try ValueDecoder.unbox(Element.self, from: element, at: .index(index, parent: path), memo: memo)
+        }
     }
 }

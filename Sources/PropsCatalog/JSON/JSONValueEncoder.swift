@@ -153,7 +153,12 @@ private final class EncodingNode {
     ) throws -> JSONValue {
         if let special = try specialValue(value, at: path) { return special }
         guard let memo, lookUp else { return try encodeAnew(value, at: path, noting: positions, memo: memo) }
-        return try memo.encode(value) { try encodeAnew(value, at: path, noting: nil, memo: memo) }
+        return try memo.encode(value) { previous in
+            if let previous, let array = value as? any ElementwiseEncodable {
+                return try array.encodeElements(at: path, memo: memo, reusing: previous)
+            }
+            return try encodeAnew(value, at: path, noting: nil, memo: memo)
+        }
     }
 
     private static func encodeAnew<T: Encodable>(
@@ -383,5 +388,29 @@ private struct SingleContainer: SingleValueEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         node.set(try EncodingNode.encode(value, at: path, noting: positions, memo: memo))
+    }
+}
+
+/// An array the encoder encodes itself when its memo knows the JSON of some of its elements already
+/// (`RoundTripTable.encode`), as `Array.encode(to:)` would: element `i` at JSON position `i`, the
+/// others encoded with the path ending in their index.
+protocol ElementwiseEncodable {
+    func encodeElements(at path: CodingPathLink, memo: RoundTripTable, reusing previous: PreviousElements) throws -> JSONValue
+}
+
+extension Array: ElementwiseEncodable where Element: Encodable {
+    func encodeElements(at path: CodingPathLink, memo: RoundTripTable, reusing previous: PreviousElements) throws -> JSONValue {
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(count)
+        // By index: an element whose JSON is known is not even copied (a copy of an element of a
+        // type this generic code does not know goes through its value witnesses).
+        for index in indices {
+            if let known = previous.element(at: index) {
+                elements.append(known)
+            } else {
+                elements.append(try EncodingNode.encode(self[index], at: .index(index, parent: path), noting: nil, memo: memo))
+            }
+        }
+        return .array(elements)
     }
 }

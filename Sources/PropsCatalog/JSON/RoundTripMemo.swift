@@ -41,26 +41,65 @@ package final class RoundTripMemo: @unchecked Sendable {
         return result
     }
 
-    /// How many decoded values the memo holds, and how many values it gave back instead of decoding
-    /// and instead of encoding them, over its life (tests, benchmarks).
-    package var statistics: (entries: Int, decodesSkipped: Int, encodesSkipped: Int) {
-        withTable { table in ((table?.count ?? 0, table?.decodesSkipped ?? 0, table?.encodesSkipped ?? 0), false) }
+    /// How many decoded values the memo holds, how many values it gave back instead of decoding
+    /// and instead of encoding them, and how many of those it found by their position in a list
+    /// (not looked up one by one), over its life (tests, benchmarks).
+    package var statistics: (entries: Int, decodesSkipped: Int, encodesSkipped: Int, foundByPosition: Int) {
+        withTable { table in
+            ((table?.count ?? 0, table?.decodesSkipped ?? 0, table?.encodesSkipped ?? 0, table?.foundByPosition ?? 0), false)
+        }
     }
 }
 
 /// The memo's entries, used by one validation at a time (`RoundTripMemo.withTable`).
 final class RoundTripTable {
+    // The keys hash one word made of their fields (equality still compares every field): one
+    // `Hasher` round instead of one per field, on every item of a list looked up.
+
     private struct StorageKey: Hashable {
         let type: ObjectIdentifier
         let storage: UInt
         /// Whether the storage is an object's: the empty array's elements start at the address of
         /// the empty dictionary (two static objects, one after the other), so `[]` and `{}` share one.
         let isObject: Bool
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(storage ^ UInt(bitPattern: type).byteSwapped ^ (isObject ? 1 : 0))
+        }
     }
 
     private struct BitsKey: Hashable {
         let type: ObjectIdentifier
         let bits: UInt64
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bits ^ UInt64(UInt(bitPattern: type).byteSwapped))
+        }
+    }
+
+    /// What the table knows of one type, asked once per type and then found by identity.
+    private final class TypeFacts {
+        let type: Any.Type
+        /// Where its values keep what they say (nil: never remembered); computed when first asked.
+        @exclusivity(unchecked) private var knownLayout: SignificantBytes??
+        /// Whether some entry was made for it: the encoder looks up no other type (an enum read
+        /// from a string, an optional scalar).
+        @exclusivity(unchecked) var remembered = false
+        /// Whether it may be one of the numbers the decoder reads itself; nil until asked.
+        @exclusivity(unchecked) var mayBeNumber: Bool?
+        /// How the decoder decodes it element by element when it is an array; nil until asked.
+        @exclusivity(unchecked) var elementwise: (any ElementwiseDecodable.Type)??
+
+        init(_ type: Any.Type) {
+            self.type = type
+        }
+
+        var layout: SignificantBytes? {
+            if let knownLayout { return knownLayout }
+            let layout = SignificantBytes(of: type)
+            knownLayout = .some(layout)
+            return layout
+        }
     }
 
     /// A value decoded from `json`, kept in memory laid out as its type (so that reading it back is
@@ -69,11 +108,17 @@ final class RoundTripTable {
         let json: JSONValue
         let storageKey: StorageKey
         let bitsKey: BitsKey
-        var encoded: JSONValue?
+        @exclusivity(unchecked) var encoded: JSONValue?
         /// The validation that last used it.
-        var used: Int
+        @exclusivity(unchecked) var used: Int
         /// The entries made or found while decoding it (its parts): used whenever it is.
-        var parts: [Entry] = []
+        @exclusivity(unchecked) var parts: [Entry] = []
+        /// The array entry made last with this one among its parts: where a list decoded again
+        /// finds its items' entries by position instead of one lookup each.
+        @exclusivity(unchecked) weak var array: Entry?
+        /// For an array: the array remembered before that shared its first or last part when this
+        /// one was made (the list it was patched from), whose encoding gives the elements they share.
+        @exclusivity(unchecked) weak var previous: Entry?
         /// The value. Held here, the buffers its bytes point to stay alive and are never uniquely referenced.
         let memory: UnsafeMutableRawPointer
         private let destroy: (UnsafeMutableRawPointer) -> Void
@@ -99,31 +144,33 @@ final class RoundTripTable {
         }
     }
 
-    private var byStorage: [StorageKey: Entry] = [:]
-    private var byBits: [BitsKey: Entry] = [:]
+    // The table's state is unchecked for exclusive access (the runtime's checks cost about a tenth of
+    // a list's lookups): one validation at a time uses the table (`RoundTripMemo.withTable`), and no
+    // access to these properties lasts across a call back into the table.
+
+    @exclusivity(unchecked) private var byStorage: [StorageKey: Entry] = [:]
+    @exclusivity(unchecked) private var byBits: [BitsKey: Entry] = [:]
     /// The number of the validation under way.
-    private var validation = 0
+    @exclusivity(unchecked) private var validation = 0
     /// How many entries it used so far.
-    private var used = 0
+    @exclusivity(unchecked) private var used = 0
     /// The entries it made.
-    private var made: [Entry] = []
+    @exclusivity(unchecked) private var made: [Entry] = []
     /// The entries the decodes under way made or found, innermost last: each becomes a part of the
     /// entry its enclosing decode makes.
-    private var found: [Entry] = []
-    /// Per type: where its values keep what they say; nil for the types never remembered.
-    private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
-    /// The types some entry was made for: the encoder looks up no other (an enum read from a
-    /// string, an optional scalar).
-    private var remembered: Set<ObjectIdentifier> = []
-    /// The type asked for last, and its layout (a list's elements come one type after another).
-    private var lastLayout: (type: ObjectIdentifier, layout: SignificantBytes?)?
+    @exclusivity(unchecked) private var found: [Entry] = []
+    /// What is known of each type asked for.
+    @exclusivity(unchecked) private var facts: [ObjectIdentifier: TypeFacts] = [:]
+    /// The type asked for last, and what is known of it (a list's elements come one type after another).
+    @exclusivity(unchecked) private var lastFacts: (type: ObjectIdentifier, facts: TypeFacts)?
     /// Whether the value being decoded or encoded depends on more than its JSON or its bits: it
     /// decoded a class instance (its parent may change it through the reference, and so the value
     /// remembered) or read its coding path (where it is). Such a value is not remembered, nor its
     /// encoding, nor those of the values around it.
-    private var unrepeatable = false
-    private(set) var decodesSkipped = 0
-    private(set) var encodesSkipped = 0
+    @exclusivity(unchecked) private var unrepeatable = false
+    @exclusivity(unchecked) private(set) var decodesSkipped = 0
+    @exclusivity(unchecked) private(set) var encodesSkipped = 0
+    @exclusivity(unchecked) private(set) var foundByPosition = 0
 
     /// The value being decoded or encoded read where it is.
     func noteCodingPathRead() {
@@ -167,18 +214,85 @@ final class RoundTripTable {
         for part in entry.parts { use(part) }
     }
 
-    private func layout(of type: Any.Type) -> SignificantBytes? {
+    private func facts(of type: Any.Type) -> TypeFacts {
         let id = ObjectIdentifier(type)
-        if let last = lastLayout, last.type == id { return last.layout }
-        let layout: SignificantBytes?
-        if let known = layouts[id] {
-            layout = known
+        if let last = lastFacts, last.type == id { return last.facts }
+        let known: TypeFacts
+        if let found = facts[id] {
+            known = found
         } else {
-            layout = SignificantBytes(of: type)
-            layouts[id] = layout
+            known = TypeFacts(type)
+            facts[id] = known
         }
-        lastLayout = (id, layout)
-        return layout
+        lastFacts = (id, known)
+        return known
+    }
+
+    /// Whether `type` may be a number, as `ask` says the first time (the decoder asks for every
+    /// value that is not a `String`, `Bool`, `Int`, `Int64` or `Double`: each item of a list).
+    func mayBeNumber(_ type: Any.Type, ask: (Any.Type) -> Bool) -> Bool {
+        let known = facts(of: type)
+        if let answer = known.mayBeNumber { return answer }
+        let answer = ask(type)
+        known.mayBeNumber = answer
+        return answer
+    }
+
+    /// How `type` is decoded element by element, if it is an array (the cast is made once per type).
+    func elementwise(_ type: Any.Type) -> (any ElementwiseDecodable.Type)? {
+        let known = facts(of: type)
+        if let answer = known.elementwise { return answer }
+        let answer = type as? any ElementwiseDecodable.Type
+        known.elementwise = .some(answer)
+        return answer
+    }
+
+    /// The elements of a JSON array decoded as `[Element]`, for `ElementwiseDecodable`: each element
+    /// whose storage was decoded as `Element` in the same place of an array remembered before (a
+    /// list one item of which was edited) is that entry's value; any other by `decode` (which looks
+    /// it up in the memo as usual). The entries are found by position, not looked up one by one.
+    func decodeElements<Element>(
+        _ type: Element.Type, of elements: [JSONValue], _ decode: (Int, JSONValue) throws -> Element
+    ) rethrows -> [Element] {
+        let elementType = ObjectIdentifier(Element.self)
+        let before = facts(of: Element.self).layout == nil ? nil : arrayEntry(around: elements, of: elementType)
+        var values: [Element] = []
+        values.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if let before, index < before.parts.count, let storage = element.storageAddress {
+                let part = before.parts[index]
+                let isObject = if case .object = element { true } else { false }
+                if part.storageKey == StorageKey(type: elementType, storage: storage, isObject: isObject) {
+                    foundByPosition += 1
+                    values.append(reuse(part, as: Element.self))
+                    continue
+                }
+            }
+            values.append(try decode(index, element))
+        }
+        return values
+    }
+
+    /// A remembered array whose parts are the entries of `elements`' first or last element: where
+    /// `elements` may have been patched from.
+    private func arrayEntry(around elements: [JSONValue], of elementType: ObjectIdentifier) -> Entry? {
+        for element in [elements.first, elements.last] {
+            guard let element, let storage = element.storageAddress else { continue }
+            let isObject = if case .object = element { true } else { false }
+            guard let array = byStorage[StorageKey(type: elementType, storage: storage, isObject: isObject)]?.array,
+                  byStorage[array.storageKey] === array  // still remembered, and so are its parts
+            else { continue }
+            return array
+        }
+        return nil
+    }
+
+    /// The value of `entry`, found again.
+    private func reuse<T>(_ entry: Entry, as type: T.Type) -> T {
+        use(entry)
+        found.append(entry)
+        decodesSkipped += 1
+        return entry.value(as: T.self)
     }
 
     /// `T` decoded from `json` (an array or an object), by `decode` unless it was decoded before.
@@ -186,7 +300,8 @@ final class RoundTripTable {
         let outer = unrepeatable
         unrepeatable = false
         defer { unrepeatable = unrepeatable || outer }
-        guard let layout = layout(of: T.self) else {
+        let known = facts(of: T.self)
+        guard let layout = known.layout else {
             let value = try decode()
             if T.self is AnyObject.Type { unrepeatable = true }
             return value
@@ -194,12 +309,7 @@ final class RoundTripTable {
         guard let storage = json.storageAddress else { return try decode() }
         let isObject = if case .object = json { true } else { false }
         let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage, isObject: isObject)
-        if let entry = byStorage[storageKey] {
-            use(entry)
-            found.append(entry)
-            decodesSkipped += 1
-            return entry.value(as: T.self)
-        }
+        if let entry = byStorage[storageKey] { return reuse(entry, as: T.self) }
         let start = found.count
         let value = try decode()
         guard !unrepeatable else { return value }
@@ -210,19 +320,25 @@ final class RoundTripTable {
         found.append(entry)
         used += 1
         made.append(entry)
-        remembered.insert(storageKey.type)
+        known.remembered = true
+        if case .some(.some) = known.elementwise {
+            entry.previous = entry.parts.first?.array ?? entry.parts.last?.array
+            for part in entry.parts { part.array = entry }
+        }
         byStorage[storageKey] = entry
         byBits[entry.bitsKey] = entry
         return value
     }
 
     /// The JSON of `value`, by `encode` unless a value with the same significant bytes was decoded
-    /// and encoded before.
-    func encode<T>(_ value: T, _ encode: () throws -> JSONValue) rethrows -> JSONValue {
-        guard remembered.contains(ObjectIdentifier(T.self)), let layout = layout(of: T.self),
+    /// and encoded before. `encode` is given what an array's encoding can take from the array its
+    /// value was decoded next to (`ElementwiseEncodable`), when there is such an array.
+    func encode<T>(_ value: T, _ encode: (PreviousElements?) throws -> JSONValue) rethrows -> JSONValue {
+        let known = facts(of: T.self)
+        guard known.remembered, let layout = known.layout,
               let entry = byBits[BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value))],
               layout.value(value, matchesValueAt: entry.memory)
-        else { return try encode() }
+        else { return try encode(nil) }
         use(entry)
         if let encoded = entry.encoded {
             encodesSkipped += 1
@@ -231,11 +347,46 @@ final class RoundTripTable {
         let outer = unrepeatable
         unrepeatable = false
         defer { unrepeatable = unrepeatable || outer }
-        let json = try encode()
+        let json = try encode(previousElements(of: entry))
         guard !unrepeatable else { return json }
         // The JSON it was decoded from when identical: what shares its storage stops the walks at once.
         let encoded = json.isIdentical(to: entry.json) ? entry.json : json
         entry.encoded = encoded
         return encoded
+    }
+
+    /// The JSON elements an array's encoding shares with the array remembered before it: element `i`
+    /// when both arrays were decoded with the same entry at `i` from JSON elements stored there
+    /// (so both values hold the same bits there), read from that array's encoding.
+    private func previousElements(of entry: Entry) -> PreviousElements? {
+        guard let previous = entry.previous, previous.storageKey.type == entry.storageKey.type,
+              case .array(let elements) = entry.json, case .array(let previousElements) = previous.json,
+              case .array(let previousEncoded)? = previous.encoded, previousEncoded.count == previousElements.count
+        else { return nil }
+        var shared = [JSONValue?](repeating: nil, count: elements.count)
+        var count = 0
+        for index in 0..<min(elements.count, previousElements.count, entry.parts.count, previous.parts.count) {
+            let part = entry.parts[index]
+            guard part === previous.parts[index], let storage = elements[index].storageAddress,
+                  storage == part.storageKey.storage, previousElements[index].storageAddress == storage
+            else { continue }
+            shared[index] = previousEncoded[index]
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        encodesSkipped += count
+        foundByPosition += count
+        return PreviousElements(shared: shared)
+    }
+}
+
+/// What an array's encoding takes from the array it was decoded next to: the JSON of each element
+/// they share, by position.
+struct PreviousElements {
+    fileprivate let shared: [JSONValue?]
+
+    /// The JSON of element `index`, when it is known already.
+    func element(at index: Int) -> JSONValue? {
+        index < shared.count ? shared[index] : nil
     }
 }
