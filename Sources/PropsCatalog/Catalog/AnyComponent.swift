@@ -96,7 +96,11 @@ public struct AnyComponent: Sendable {
                 // the props a patch started from, so the history diff skips what the patch left alone.
                 switch PropsDecoding.keptValue(sent: json, kept: canonical, reordered: reordered) {
                 case .failure(let difference): return .failure(difference)
-                case .success(let kept): return .success((props, Validated(props: kept, view: component.view(props))))
+                case .success(let kept):
+                    // Rows of `ForEach(memoizing:)` are kept for the default environment only.
+                    let rows = memo.flatMap { ViewEnvironment.current.isStandard ? $0.rows : nil }
+                    let view = RowMemo.$current.withValue(rows) { component.view(props) }
+                    return .success((props, Validated(props: kept, view: view)))
                 }
             } catch let error as PropsError {
                 return .failure(error)

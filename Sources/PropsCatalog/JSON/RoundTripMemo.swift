@@ -41,6 +41,12 @@ package final class RoundTripMemo: @unchecked Sendable {
         return result
     }
 
+    /// How many rows of `ForEach(memoizing:)` the memo keeps, and how many it built and gave back
+    /// over its life (tests, benchmarks).
+    package var rowStatistics: (kept: Int, built: Int, reused: Int) {
+        withTable { table in ((table?.rows.count ?? 0, table?.rows.rowsBuilt ?? 0, table?.rows.rowsReused ?? 0), false) }
+    }
+
     /// How many decoded values the memo holds, how many values it gave back instead of decoding
     /// and instead of encoding them, and how many of those it found by their position in a list
     /// (not looked up one by one), over its life (tests, benchmarks).
@@ -171,6 +177,8 @@ final class RoundTripTable {
     @exclusivity(unchecked) private(set) var decodesSkipped = 0
     @exclusivity(unchecked) private(set) var encodesSkipped = 0
     @exclusivity(unchecked) private(set) var foundByPosition = 0
+    /// The rows `ForEach(memoizing:)` built in the last render of the story's view.
+    let rows = RowMemo()
 
     /// The value being decoded or encoded read where it is.
     func noteCodingPathRead() {
@@ -200,6 +208,7 @@ final class RoundTripTable {
     }
 
     private func startNext() {
+        rows.finishRender()
         validation += 1
         used = 0
         made.removeAll(keepingCapacity: true)

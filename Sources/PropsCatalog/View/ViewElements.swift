@@ -124,6 +124,31 @@ public struct ForEach: ViewConvertible {
         for element in elements { nodes.append(contentsOf: content(element)) }
         viewNodes = nodes
     }
+
+    /// One view per element of a collection, each a function of its element alone: `content` reads
+    /// nothing but the element (no other props, no value it captures). A story's server keeps each
+    /// row's nodes and gives them back for an element identical to one it showed the last time, so an
+    /// edit of one item of a long list builds, compares and sends that item's row, not the list's.
+    /// Without a server (a snapshot, a test) it is `init(_:_:)`.
+    public init<Elements: Sequence>(
+        memoizing elements: Elements, fileID: StaticString = #fileID, line: Int = #line, column: Int = #column,
+        @ViewBuilder _ content: (Elements.Element) -> [ViewNode]
+    ) {
+        let site = RowMemo.Site(file: UInt(bitPattern: fileID.utf8Start), line: line, column: column,
+                                element: ObjectIdentifier(Elements.Element.self))
+        guard let memo = RowMemo.current, let rows = memo.rows(at: site, of: Elements.Element.self) else {
+            self.init(elements, content)
+            return
+        }
+        var nodes: [ViewNode] = []
+        nodes.reserveCapacity(elements.underestimatedCount)
+        for element in elements { nodes.append(contentsOf: memo.nodes(for: element, in: rows, content)) }
+        self.init(nodes: nodes)
+    }
+
+    private init(nodes: [ViewNode]) {
+        viewNodes = nodes
+    }
 }
 
 /// An image by URL with its text alternative.

@@ -73,7 +73,7 @@ package enum SyntheticCatalog {
         let component = Component<ListProps>("Synthetic/Long list") { props in
             Section(props.heading) {
                 List {
-                    ForEach(props.items) { item in
+                    ForEach(memoizing: props.items) { item in
                         HStack {
                             Text(item.title)
                             Badge("P\(item.priority)", tone: item.done ? .success : .neutral)

@@ -1,0 +1,120 @@
+/// The rows `ForEach(memoizing:)` built in a story's last render, so that the next render gives
+/// back the nodes of every element it showed before instead of building them again: an edit of one
+/// item of a long list builds that item's row. The rows it gives back share their storage with the
+/// previous view's, so comparing them for the projections stops at once (see `ProjectionWriter`).
+///
+/// A row is found by its call site, its element's type and its element's significant bytes
+/// (`SignificantBytes`: equal bytes over buffers the memo holds, so never reused or changed, are the
+/// same value). That is exact when the row is a function of its element alone, which is what
+/// `ForEach(memoizing:)` asks of its content. Rows are kept for the default environment only (a row
+/// may read the environment), and only the rows the last render used are kept.
+///
+/// Unchecked `Sendable`: it is part of a `RoundTripMemo`'s table, which one validation at a time
+/// holds, and it is bound as `current` only while that validation calls the view (synchronous code).
+final class RowMemo: @unchecked Sendable {
+    /// The memo of the render under way, bound by the story's validation (`AnyComponent`).
+    @TaskLocal static var current: RowMemo?
+
+    /// One `ForEach(memoizing:)` in the source, for one element type.
+    struct Site: Hashable {
+        let file: UInt
+        let line: Int
+        let column: Int
+        let element: ObjectIdentifier
+    }
+
+    /// A row: its element, kept in memory laid out as its type, and its nodes.
+    fileprivate final class Row {
+        let nodes: [ViewNode]
+        @exclusivity(unchecked) var used: Int
+        let memory: UnsafeMutableRawPointer
+        private let destroy: (UnsafeMutableRawPointer) -> Void
+
+        init<Element>(_ element: Element, nodes: [ViewNode], used: Int) {
+            self.nodes = nodes
+            self.used = used
+            memory = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Element>.size, alignment: MemoryLayout<Element>.alignment)
+            memory.initializeMemory(as: Element.self, repeating: element, count: 1)
+            destroy = { $0.assumingMemoryBound(to: Element.self).deinitialize(count: 1) }
+        }
+
+        deinit {
+            destroy(memory)
+            memory.deallocate()
+        }
+    }
+
+    /// The rows of one site, and the layout of its elements.
+    final class SiteRows {
+        let layout: SignificantBytes
+        @exclusivity(unchecked) fileprivate var byBits: [UInt64: Row] = [:]
+
+        init(layout: SignificantBytes) {
+            self.layout = layout
+        }
+    }
+
+    // Unchecked for exclusive access (the runtime's checks cost a tenth of a row found again): one
+    // validation at a time uses the memo, and no access lasts across a call to a row's content.
+    @exclusivity(unchecked) private var sites: [Site: SiteRows] = [:]
+    @exclusivity(unchecked) private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
+    /// The number of the render under way; a row used in it has this number.
+    @exclusivity(unchecked) private var render = 0
+    /// How many rows are kept, and how many the render under way used.
+    @exclusivity(unchecked) private var kept = 0
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private(set) var rowsBuilt = 0
+    @exclusivity(unchecked) private(set) var rowsReused = 0
+
+    /// The rows of `site`, whose elements are `Element`s; nil when such rows are not kept (a class).
+    func rows<Element>(at site: Site, of type: Element.Type) -> SiteRows? {
+        if let rows = sites[site] { return rows }
+        guard let layout = layout(of: Element.self) else { return nil }
+        let rows = SiteRows(layout: layout)
+        sites[site] = rows
+        return rows
+    }
+
+    /// The nodes of `element`'s row among `rows`: the ones built last time for an identical element, or `content`'s.
+    func nodes<Element>(for element: Element, in rows: SiteRows, _ content: (Element) -> [ViewNode]) -> [ViewNode] {
+        let bits = rows.layout.fold(element)
+        let found = rows.byBits[bits]
+        if let row = found, rows.layout.value(element, matchesValueAt: row.memory) {
+            if row.used != render { used += 1 }
+            row.used = render
+            rowsReused += 1
+            return row.nodes
+        }
+        let nodes = content(element)
+        rows.byBits[bits] = Row(element, nodes: nodes, used: render)
+        if found == nil { kept += 1 }
+        used += 1
+        rowsBuilt += 1
+        return nodes
+    }
+
+    private func layout(of type: Any.Type) -> SignificantBytes? {
+        let id = ObjectIdentifier(type)
+        if let known = layouts[id] { return known }
+        let layout = SignificantBytes(of: type)
+        layouts[id] = layout
+        return layout
+    }
+
+    /// The render is over: the rows it did not use are forgotten once they are most of the memo
+    /// (a render in another environment, which uses none, forgets nothing).
+    func finishRender() {
+        if used > 0 && kept > 2 * used + 64 {
+            for (site, rows) in sites {
+                rows.byBits = rows.byBits.filter { $0.value.used == render }
+                if rows.byBits.isEmpty { sites[site] = nil }
+            }
+            kept = used
+        }
+        render += 1
+        used = 0
+    }
+
+    /// How many rows are kept.
+    var count: Int { kept }
+}

@@ -1,0 +1,129 @@
+import Foundation
+@testable import PropsCatalog
+import Testing
+
+/// `ForEach(memoizing:)`: a story's validations give back the rows of the elements they showed
+/// before, so an edit of one item builds one row; the view is always the one building every row gives.
+@Suite struct MemoizedRowsTests {
+    struct Task: Codable, Equatable, Sendable {
+        var title: String
+        var done: Bool
+        var points: Int
+    }
+
+    struct Board: Codable, Equatable, Sendable {
+        var heading: String
+        var tasks: [Task]
+    }
+
+    static func board(_ count: Int) -> Board {
+        Board(heading: "Sprint", tasks: (0..<count).map { Task(title: "Task \($0)", done: $0 % 2 == 0, points: $0 % 8) })
+    }
+
+    /// A row that reads its element and the environment's number format.
+    static func component(memoizing: Bool) throws -> AnyComponent {
+        try AnyComponent(Component<Board>("Memo/Rows") { props in
+            Section(props.heading) {
+                List {
+                    if memoizing {
+                        ForEach(memoizing: props.tasks) { task in
+                            HStack { Text(task.title); Badge(ViewEnvironment.current.format(Double(task.points) / 2, fractionDigits: 1)) }
+                        }
+                    } else {
+                        ForEach(props.tasks) { task in
+                            HStack { Text(task.title); Badge(ViewEnvironment.current.format(Double(task.points) / 2, fractionDigits: 1)) }
+                        }
+                    }
+                }
+            }
+        }.variant("Default", board(100)))
+    }
+
+    static func edit(_ json: JSONValue, _ operation: String) throws -> JSONValue {
+        try JSONPatch(json: JSONParser.parse("[\(operation)]")).apply(to: json)
+    }
+
+    @Test func anEditOfOneItemBuildsOneRowAndTheSameView() throws {
+        let memoized = try Self.component(memoizing: true)
+        let plain = try Self.component(memoizing: false)
+        let memo = RoundTripMemo()
+        var live = try memoized.validate(memoized.variants[0].props, memo: memo).get()
+        #expect(memo.rowStatistics == (kept: 100, built: 100, reused: 0))
+        let edits = [
+            #"{"op": "replace", "path": "/tasks/40/title", "value": "Renamed"}"#,
+            #"{"op": "replace", "path": "/tasks/3/points", "value": 7}"#,
+            #"{"op": "remove", "path": "/tasks/0"}"#,
+            #"{"op": "add", "path": "/tasks/-", "value": {"title": "Task 2", "done": true, "points": 2}}"#,
+            #"{"op": "replace", "path": "/heading", "value": "Next sprint"}"#,
+        ]
+        // rows built per edit: the changed item; none for a removal; none for an item equal to one
+        // shown (`Task 2`); none when only the heading changed
+        for (operation, built) in zip(edits, [1, 1, 0, 0, 0]) {
+            let before = memo.rowStatistics
+            let candidate = try Self.edit(live.props, operation)
+            live = try memoized.validate(candidate, memo: memo).get()
+            #expect(live.view == (try plain.validate(candidate).get()).view, "\(operation)")
+            #expect(live.view == (try memoized.validate(candidate).get()).view, "\(operation)")
+            #expect(memo.rowStatistics.built - before.built == built, "\(operation): \(before) -> \(memo.rowStatistics)")
+        }
+    }
+
+    /// Rows are kept for the default environment only: a row that reads the environment is built
+    /// again in another one, and the default one's rows are still there afterwards.
+    @Test func anotherEnvironmentBuildsItsOwnRows() throws {
+        let memoized = try Self.component(memoizing: true)
+        let plain = try Self.component(memoizing: false)
+        let memo = RoundTripMemo()
+        let props = memoized.variants[0].props
+        let standard = try memoized.validate(props, memo: memo).get().view
+        let german = ViewEnvironment(locale: "de-DE")
+        let inGerman = try memoized.validate(props, in: german, memo: memo).get().view
+        #expect(inGerman == (try plain.validate(props, in: german).get()).view)
+        #expect(inGerman != standard)  // "3,5", not "3.5"
+        let before = memo.rowStatistics
+        _ = try memoized.validate(Self.edit(props, #"{"op": "replace", "path": "/heading", "value": "h"}"#), memo: memo).get()
+        #expect(memo.rowStatistics.built == before.built && memo.rowStatistics.kept == 100)
+    }
+
+    /// However many edits, the memo keeps about the rows of one render.
+    @Test func theRowsKeptAreBoundedByTheLastRender() throws {
+        let memoized = try Self.component(memoizing: true)
+        let memo = RoundTripMemo()
+        var live = try memoized.validate(memoized.variants[0].props, memo: memo).get()
+        for round in 0..<400 {
+            let candidate = try Self.edit(live.props, #"{"op": "replace", "path": "/tasks/\#(round % 100)/title", "value": "R\#(round)"}"#)
+            live = try memoized.validate(candidate, memo: memo).get()
+        }
+        #expect(memo.rowStatistics.kept <= 2 * 100 + 64, "\(memo.rowStatistics)")
+    }
+
+    final class Holder: Codable, Equatable, @unchecked Sendable {
+        var title: String
+        init(title: String) { self.title = title }
+        static func == (a: Holder, b: Holder) -> Bool { a.title == b.title }
+    }
+
+    struct Holders: Codable, Equatable, Sendable {
+        var holders: [Holder]
+    }
+
+    /// Elements of a class type are never kept (a reference says nothing of what it points to).
+    @Test func rowsOfClassInstancesAreAlwaysBuilt() throws {
+        let component = try AnyComponent(Component<Holders>("Memo/Holders") { props in
+            List { ForEach(memoizing: props.holders) { holder in Text(holder.title) } }
+        }.variant("Default", Holders(holders: [Holder(title: "a"), Holder(title: "b")])))
+        let memo = RoundTripMemo()
+        let props = component.variants[0].props
+        _ = try component.validate(props, memo: memo).get()
+        _ = try component.validate(Self.edit(props, #"{"op": "replace", "path": "/holders/0/title", "value": "c"}"#), memo: memo).get()
+        #expect(memo.rowStatistics == (kept: 0, built: 0, reused: 0))
+    }
+
+    /// Without a server (a snapshot, a test), `ForEach(memoizing:)` is `ForEach(_:)`.
+    @Test func withoutAMemoItIsForEach() throws {
+        let board = Self.board(5)
+        let memoized = ForEach(memoizing: board.tasks) { task in Text(task.title) }
+        let plain = ForEach(board.tasks) { task in Text(task.title) }
+        #expect(memoized.viewNodes == plain.viewNodes)
+    }
+}
