@@ -54,6 +54,26 @@ private let typedCounter = Component<Counter>("Demo/Typed Counter") { props in
     }
 }
 
+private struct Backlog: Codable, Sendable, Equatable {
+    struct Item: Codable, Sendable, Equatable {
+        var title: String
+        var points: Int
+    }
+    var title: String
+    var items: [Item]
+}
+
+private let backlog = Component<Backlog>("Demo/Backlog") { props in
+    Section(props.title) {
+        List {
+            ForEach(memoizing: props.items) { item in
+                HStack { Text(item.title); Badge("\(item.points) pt") }
+            }
+        }
+    }
+}
+.variant("Long", Backlog(title: "Backlog", items: (1...500).map { .init(title: "Story \($0)", points: $0 % 8) }))
+
 private struct Shelf: Codable, Sendable, Equatable {
     var title: String
     var counter: Counter
@@ -127,6 +147,15 @@ private let card = Component<Card>("Demo/Card") { props in
         var session = try StorySession(story: #require(catalog.story(id: "demo-counter--zero")))
         _ = session.apply(.dispatch(CommandInvocation("increment")), source: .http)
         #expect(session.props == ["count": 1])
+    }
+
+    @Test func theDocumentedLongListBuildsOnlyTheEditedRow() throws {
+        var session = try StorySession(story: #require(try Catalog { backlog }.story(id: "demo-backlog--long")))
+        let before = session.memo.rowStatistics
+        let patch = try JSONPatch(json: [["op": "replace", "path": "/items/250/title", "value": "Renamed"]])
+        guard case .success = session.apply(.patch(patch), source: .http) else { Issue.record("refused"); return }
+        #expect(session.memo.rowStatistics.built - before.built == 1)
+        #expect(session.projections.text.contains(#"text "Renamed""#))
     }
 
     @Test func theDocumentedPermutationsGenerateNamedStories() throws {
