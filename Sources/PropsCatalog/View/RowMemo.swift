@@ -11,16 +11,31 @@
 ///
 /// Unchecked `Sendable`: it is part of a `RoundTripMemo`'s table, which one validation at a time
 /// holds, and it is bound as `current` only while that validation calls the view (synchronous code).
+@usableFromInline
 final class RowMemo: @unchecked Sendable {
     /// The memo of the render under way, bound by the story's validation (`AnyComponent`).
     @TaskLocal static var current: RowMemo?
 
+    /// `current`, for `ForEach(memoizing:)`, which is inlined in the component's module (so that
+    /// walking the elements is specialized there).
+    @usableFromInline
+    static var active: RowMemo? { current }
+
     /// One `ForEach(memoizing:)` in the source, for one element type.
+    @usableFromInline
     struct Site: Hashable {
         let file: UInt
         let line: Int
         let column: Int
         let element: ObjectIdentifier
+
+        @usableFromInline
+        init(file: StaticString, line: Int, column: Int, element: Any.Type) {
+            self.file = UInt(bitPattern: file.utf8Start)
+            self.line = line
+            self.column = column
+            self.element = ObjectIdentifier(element)
+        }
     }
 
     /// A row: its element, kept in memory laid out as its type, and its nodes.
@@ -45,6 +60,7 @@ final class RowMemo: @unchecked Sendable {
     }
 
     /// The rows of one site, and the layout of its elements.
+    @usableFromInline
     final class SiteRows {
         let layout: SignificantBytes
         @exclusivity(unchecked) fileprivate var byBits: [UInt64: Row] = [:]
@@ -67,6 +83,7 @@ final class RowMemo: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var rowsReused = 0
 
     /// The rows of `site`, whose elements are `Element`s; nil when such rows are not kept (a class).
+    @usableFromInline
     func rows<Element>(at site: Site, of type: Element.Type) -> SiteRows? {
         if let rows = sites[site] { return rows }
         guard let layout = layout(of: Element.self) else { return nil }
@@ -76,6 +93,7 @@ final class RowMemo: @unchecked Sendable {
     }
 
     /// The nodes of `element`'s row among `rows`: the ones built last time for an identical element, or `content`'s.
+    @usableFromInline
     func nodes<Element>(for element: Element, in rows: SiteRows, _ content: (Element) -> [ViewNode]) -> [ViewNode] {
         let bits = rows.layout.fold(element)
         let found = rows.byBits[bits]

@@ -130,13 +130,13 @@ public struct ForEach: ViewConvertible {
     /// row's nodes and gives them back for an element identical to one it showed the last time, so an
     /// edit of one item of a long list builds, compares and sends that item's row, not the list's.
     /// Without a server (a snapshot, a test) it is `init(_:_:)`.
+    @inlinable
     public init<Elements: Sequence>(
         memoizing elements: Elements, fileID: StaticString = #fileID, line: Int = #line, column: Int = #column,
         @ViewBuilder _ content: (Elements.Element) -> [ViewNode]
     ) {
-        let site = RowMemo.Site(file: UInt(bitPattern: fileID.utf8Start), line: line, column: column,
-                                element: ObjectIdentifier(Elements.Element.self))
-        guard let memo = RowMemo.current, let rows = memo.rows(at: site, of: Elements.Element.self) else {
+        let site = RowMemo.Site(file: fileID, line: line, column: column, element: Elements.Element.self)
+        guard let memo = RowMemo.active, let rows = memo.rows(at: site, of: Elements.Element.self) else {
             self.init(elements, content)
             return
         }
@@ -146,7 +146,8 @@ public struct ForEach: ViewConvertible {
         self.init(nodes: nodes)
     }
 
-    private init(nodes: [ViewNode]) {
+    @usableFromInline
+    init(nodes: [ViewNode]) {
         viewNodes = nodes
     }
 }
