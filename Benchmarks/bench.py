@@ -635,7 +635,7 @@ def p3_browser(args, server: Server) -> dict:
     result: dict = {"query": query, "keys": keys, "rounds": rounds}
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
+            browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", *shlex.split(args.chromium_args)], headless=True)
             page = browser.new_page()
             t0 = time.monotonic()
             page.goto(f"http://{HOST}:{server.port}/", timeout=60000)
@@ -791,7 +791,7 @@ def p6_typing(args) -> dict:
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "runs": {}}
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"], headless=True)
+            browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", *shlex.split(args.chromium_args)], headless=True)
             pages = {}
             for name, server in (("storybook", sb), ("baseline", bl)):
                 pair = []
@@ -1183,6 +1183,8 @@ def main() -> int:
     parser.add_argument("--index-fetches", type=int, default=20)
     parser.add_argument("--filter-query", default="card 0712")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium-args", default="", help="more Chromium switches for the browser scenarios, e.g. "
+                        "--disable-features=NavigationPredictor (P6 in docs/performance.md)")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
     parser.add_argument("--update-docs", action="store_true", help=f"rewrite the generated block of {DOCS.relative_to(ROOT)}")
     parser.add_argument("--command", default=None, help=argparse.SUPPRESS)
