@@ -201,9 +201,11 @@ extension JSONPatch {
         from source: JSONValue, to target: JSONValue, at pointer: JSONPointer,
         into operations: inout [JSONPatchOperation]
     ) {
-        guard !source.isIdentical(to: target) else { return }
+        // Containers are not compared whole first: their members are, each once, on the way down
+        // (a whole comparison of a long list, and then of its items one by one, walked it twice).
         switch (source, target) {
         case (.object(let old), .object(let new)):
+            guard !JSONValue.shareStorage(old, new) else { return }
             for key in old.keys.sorted() where new[key] == nil {
                 operations.append(.remove(path: pointer.appending(key)))
             }
@@ -216,7 +218,7 @@ extension JSONPatch {
                     if !oldKey.hasSameUTF8(as: key) {
                         operations.append(.remove(path: pointer.appending(oldKey)))
                         operations.append(.add(path: pointer.appending(key), value: newValue))
-                    } else if !oldValue.isIdentical(to: newValue) {
+                    } else if !oldValue.isAtOnceIdentical(to: newValue) {
                         appendDiff(from: oldValue, to: newValue, at: pointer.appending(key), into: &operations)
                     }
                 } else {
@@ -224,7 +226,8 @@ extension JSONPatch {
                 }
             }
         case (.array(let old), .array(let new)) where old.count == new.count:
-            for index in old.indices where !old[index].isIdentical(to: new[index]) {
+            guard !JSONValue.shareStorage(old, new) else { return }
+            for index in old.indices where !old[index].isAtOnceIdentical(to: new[index]) {
                 appendDiff(from: old[index], to: new[index], at: pointer.appending(String(index)), into: &operations)
             }
         case (.array(let old), .array(let new)):
@@ -232,6 +235,7 @@ extension JSONPatch {
                 operations.append(.replace(path: pointer, value: target))
             }
         default:
+            guard !source.isIdentical(to: target) else { return }
             operations.append(.replace(path: pointer, value: target))
         }
     }
