@@ -48,7 +48,7 @@ import Testing
         let plain = try Self.component(memoizing: false)
         let memo = RoundTripMemo()
         var live = try memoized.validate(memoized.variants[0].props, memo: memo).get()
-        #expect(memo.rowStatistics == (kept: 100, built: 100, reused: 0))
+        #expect(memo.rowStatistics == (kept: 100, built: 100, reused: 0, listItemsReused: 0))
         let edits = [
             #"{"op": "replace", "path": "/tasks/40/title", "value": "Renamed"}"#,
             #"{"op": "replace", "path": "/tasks/3/points", "value": 7}"#,
@@ -61,11 +61,22 @@ import Testing
         for (operation, built) in zip(edits, [1, 1, 0, 0, 0]) {
             let before = memo.rowStatistics
             let candidate = try Self.edit(live.props, operation)
+            let previous = live.view
             live = try memoized.validate(candidate, memo: memo).get()
+            // the list items around rows given back are the previous view's own (the same boxes;
+            // the item added equal to `Task 2` gets that item's)
+            let items = Self.listItems(of: live.view)
+            let shared = items.filter { item in Self.listItems(of: previous).contains { $0.isSameStorage(as: item) } }
+            #expect(shared.count == items.count - built, "\(operation)")
             #expect(live.view == (try plain.validate(candidate).get()).view, "\(operation)")
             #expect(live.view == (try memoized.validate(candidate).get()).view, "\(operation)")
             #expect(memo.rowStatistics.built - before.built == built, "\(operation): \(before) -> \(memo.rowStatistics)")
         }
+    }
+
+    static func listItems(of view: [ViewNode]) -> [ViewNode] {
+        guard case .section(_, let children)? = view.first, case .list(let items)? = children.first else { return [] }
+        return items
     }
 
     /// Rows are kept for the default environment only: a row that reads the environment is built
@@ -116,7 +127,7 @@ import Testing
         let props = component.variants[0].props
         _ = try component.validate(props, memo: memo).get()
         _ = try component.validate(Self.edit(props, #"{"op": "replace", "path": "/holders/0/title", "value": "c"}"#), memo: memo).get()
-        #expect(memo.rowStatistics == (kept: 0, built: 0, reused: 0))
+        #expect(memo.rowStatistics == (kept: 0, built: 0, reused: 0, listItemsReused: 0))
     }
 
     /// Without a server (a snapshot, a test), `ForEach(memoizing:)` is `ForEach(_:)`.
@@ -125,5 +136,12 @@ import Testing
         let memoized = ForEach(memoizing: board.tasks) { task in Text(task.title) }
         let plain = ForEach(board.tasks) { task in Text(task.title) }
         #expect(memoized.viewNodes == plain.viewNodes)
+    }
+}
+
+extension ViewNode {
+    /// Whether both are the same box (an indirect case's storage): the same node, not an equal one.
+    func isSameStorage(as other: ViewNode) -> Bool {
+        unsafeBitCast(self, to: UInt.self) == unsafeBitCast(other, to: UInt.self)
     }
 }

@@ -41,10 +41,12 @@ package final class RoundTripMemo: @unchecked Sendable {
         return result
     }
 
-    /// How many rows of `ForEach(memoizing:)` the memo keeps, and how many it built and gave back
-    /// over its life (tests, benchmarks).
-    package var rowStatistics: (kept: Int, built: Int, reused: Int) {
-        withTable { table in ((table?.rows.count ?? 0, table?.rows.rowsBuilt ?? 0, table?.rows.rowsReused ?? 0), false) }
+    /// How many rows of `ForEach(memoizing:)` the memo keeps, how many it built and gave back, and
+    /// how many list items around them it gave back, over its life (tests, benchmarks).
+    package var rowStatistics: (kept: Int, built: Int, reused: Int, listItemsReused: Int) {
+        withTable { table in
+            ((table?.rows.count ?? 0, table?.rows.rowsBuilt ?? 0, table?.rows.rowsReused ?? 0, table?.rows.listItemsReused ?? 0), false)
+        }
     }
 
     /// How many decoded values the memo holds, how many values it gave back instead of decoding

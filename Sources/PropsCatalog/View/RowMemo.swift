@@ -119,8 +119,38 @@ final class RowMemo: @unchecked Sendable {
         return layout
     }
 
-    /// The render is over: the rows it did not use are forgotten once they are most of the memo
-    /// (a render in another environment, which uses none, forgets nothing).
+    /// A list item `List` made around a node, and the node (held, so that its box is never reused).
+    private struct ListItemWrap {
+        let node: ViewNode
+        let item: ViewNode
+        var used: Int
+    }
+
+    @exclusivity(unchecked) private var listItems: [UInt: ListItemWrap] = [:]
+    @exclusivity(unchecked) private var listItemsUsed = 0
+    @exclusivity(unchecked) private(set) var listItemsReused = 0
+
+    /// The list item `List` puts around `node`: the one made in the last render around this very node
+    /// (the same box: a row given back), or `wrap`'s. So a row given back is its list's item too,
+    /// and comparing it with the previous view stops at once.
+    @usableFromInline
+    func listItem(around node: ViewNode, _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
+        guard MemoryLayout<ViewNode>.size == MemoryLayout<UInt>.size else { return wrap(node) }
+        let bits = unsafeBitCast(node, to: UInt.self)  // the box of an indirect case: held below, never reused
+        listItemsUsed += 1
+        if var found = listItems[bits] {
+            found.used = render
+            listItems[bits] = found
+            listItemsReused += 1
+            return found.item
+        }
+        let item = wrap(node)
+        listItems[bits] = ListItemWrap(node: node, item: item, used: render)
+        return item
+    }
+
+    /// The render is over: the rows and list items it did not use are forgotten once they are most
+    /// of what is kept (a render in another environment, which uses none, forgets nothing).
     func finishRender() {
         if used > 0 && kept > 2 * used + 64 {
             for (site, rows) in sites {
@@ -129,8 +159,12 @@ final class RowMemo: @unchecked Sendable {
             }
             kept = used
         }
+        if listItemsUsed > 0 && listItems.count > 2 * listItemsUsed + 64 {
+            listItems = listItems.filter { $0.value.used == render }
+        }
         render += 1
         used = 0
+        listItemsUsed = 0
     }
 
     /// How many rows are kept.

@@ -91,9 +91,12 @@ public struct List: ViewConvertible {
     /// A list of `content`.
     @inlinable
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
+        // In a story's render, the item around a row `ForEach(memoizing:)` gave back is given back too.
+        let memo = RowMemo.active
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
-            return .listItem(isSelected: false, command: nil, [node])
+            guard let memo else { return .listItem(isSelected: false, command: nil, [node]) }
+            return memo.listItem(around: node) { .listItem(isSelected: false, command: nil, [$0]) }
         }
         viewNodes = [.list(items)]
     }
