@@ -120,10 +120,16 @@ final class RowMemo: @unchecked Sendable {
     }
 
     /// A list item `List` made around a node, and the node (held, so that its box is never reused).
-    private struct ListItemWrap {
+    private final class ListItemWrap {
         let node: ViewNode
         let item: ViewNode
-        var used: Int
+        @exclusivity(unchecked) var used: Int
+
+        init(node: ViewNode, item: ViewNode, used: Int) {
+            self.node = node
+            self.item = item
+            self.used = used
+        }
     }
 
     @exclusivity(unchecked) private var listItems: [UInt: ListItemWrap] = [:]
@@ -138,9 +144,8 @@ final class RowMemo: @unchecked Sendable {
         guard MemoryLayout<ViewNode>.size == MemoryLayout<UInt>.size else { return wrap(node) }
         let bits = unsafeBitCast(node, to: UInt.self)  // the box of an indirect case: held below, never reused
         listItemsUsed += 1
-        if var found = listItems[bits] {
+        if let found = listItems[bits] {
             found.used = render
-            listItems[bits] = found
             listItemsReused += 1
             return found.item
         }
