@@ -108,25 +108,16 @@ import Testing
         #expect(memo.rowStatistics.kept <= 2 * 100 + 64, "\(memo.rowStatistics)")
     }
 
-    final class Holder: Codable, Equatable, @unchecked Sendable {
-        var title: String
-        init(title: String) { self.title = title }
-        static func == (a: Holder, b: Holder) -> Bool { a.title == b.title }
-    }
-
-    struct Holders: Codable, Equatable, Sendable {
-        var holders: [Holder]
-    }
-
     /// Elements of a class type are never kept (a reference says nothing of what it points to).
     @Test func rowsOfClassInstancesAreAlwaysBuilt() throws {
-        let component = try AnyComponent(Component<Holders>("Memo/Holders") { props in
-            List { ForEach(memoizing: props.holders) { holder in Text(holder.title) } }
-        }.variant("Default", Holders(holders: [Holder(title: "a"), Holder(title: "b")])))
+        typealias Box = RoundTripMemoTests.Box
+        let component = try AnyComponent(Component<RoundTripMemoTests.Boxed>("Memo/Boxed rows") { props in
+            List { ForEach(memoizing: props.boxes) { box in Text(box.text) } }
+        }.variant("Default", RoundTripMemoTests.Boxed(boxes: [Box(text: "a"), Box(text: "b")])))
         let memo = RoundTripMemo()
         let props = component.variants[0].props
         _ = try component.validate(props, memo: memo).get()
-        _ = try component.validate(Self.edit(props, #"{"op": "replace", "path": "/holders/0/title", "value": "c"}"#), memo: memo).get()
+        _ = try component.validate(Self.edit(props, #"{"op": "replace", "path": "/boxes/0/text", "value": "c"}"#), memo: memo).get()
         #expect(memo.rowStatistics == (kept: 0, built: 0, reused: 0, listItemsReused: 0))
     }
 
