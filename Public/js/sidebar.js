@@ -65,6 +65,10 @@ export class Sidebar {
     this.scrollTop = 0;         // the tree's scroll offset, as last seen or decided
     this.scrollPending = false; // scrollTop decided but not yet written to the tree
     this.warmUpHandle = 0;
+    // The row a press began on: every render replaces the rows, and the browser sends no click
+    // when the element pressed is gone by the release (a render between them: a scroll, the
+    // filter's warm-up), so such a release is the click.
+    this.pressed = null;
 
     this.input.addEventListener('input', () => this.setQuery(this.input.value));
     this.input.addEventListener('keydown', (event) => this.onKey(event, true));
@@ -73,6 +77,11 @@ export class Sidebar {
       this.onKey(event, false);
     });
     this.viewport.addEventListener('scroll', () => this.onScroll());
+    this.viewport.addEventListener('pointerdown', (event) => {
+      const row = event.button === 0 && !event.target.closest('a') ? event.target.closest('.tree-row') : null;
+      this.pressed = row ? { row, node: Number(row.dataset.node) } : null;
+    });
+    this.viewport.addEventListener('pointerup', (event) => this.onRelease(event));
     this.viewport.addEventListener('click', (event) => this.onClick(event));
     this.clearButton.addEventListener('click', () => {
       this.input.value = '';
@@ -348,6 +357,17 @@ export class Sidebar {
     const nodeIndex = Number(row.dataset.node);
     this.cursor = nodeIndex;
     this.activate(nodeIndex);
+  }
+
+  /** A release on the new row of the node whose old row was pressed: the click the browser drops. */
+  onRelease(event) {
+    const pressed = this.pressed;
+    this.pressed = null;
+    if (!pressed || pressed.row.isConnected || event.target.closest('a')) return;
+    const row = event.target.closest('.tree-row');
+    if (!row || Number(row.dataset.node) !== pressed.node) return;
+    this.cursor = pressed.node;
+    this.activate(pressed.node);
   }
 
   /** Enter or click: open a story, fold or unfold a group or component. */

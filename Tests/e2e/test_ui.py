@@ -660,6 +660,33 @@ def test_filters_ten_thousand_stories(server, ui):
     report_timings("10,000 stories (intercepted index)", timings)
 
 
+def test_a_click_on_a_row_rendered_again_under_the_pointer_is_not_lost(server, ui):
+    # Every render replaces the rows: a render between the press and the release (a scroll, the
+    # filter's warm-up) leaves the click on the rows' layer. It still folds the row pressed.
+    page = open_with_index(server, ui, synthetic_index(10_000), "group-3-area-3-widget-3--state-3")
+    expect(page.locator("#tree-status")).to_have_text("10000 stories")
+    component = page.locator("#tree .tree-row.is-component", has_text=re.compile(r"^Widget 3$"))
+    expect(component).to_have_attribute("aria-expanded", "true")
+    node = component.get_attribute("data-node")
+    box = component.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.locator("#tree").evaluate("el => { el.scrollTop += 1; }")
+    render_settled(page)
+    expect(component).to_have_attribute("data-node", node)  # the same node, in a new element
+    page.mouse.up()
+    expect(component).to_have_attribute("aria-expanded", "false")
+    # A press on a row released off it is no click on it.
+    box = component.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.locator("#tree").evaluate("el => { el.scrollTop += 1; }")
+    render_settled(page)
+    page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] * 4)
+    page.mouse.up()
+    expect(component).to_have_attribute("aria-expanded", "false")
+
+
 def expected_matches(index, query):
     """The sidebar's filter, as docs/ui.md describes it: every word in "title / name id", else the letters in order."""
     words = query.lower().split()
