@@ -668,11 +668,13 @@ def test_a_click_on_a_row_rendered_again_under_the_pointer_is_not_lost(server, u
     component = page.locator("#tree .tree-row.is-component", has_text=re.compile(r"^Widget 3$"))
     expect(component).to_have_attribute("aria-expanded", "true")
     node = component.get_attribute("data-node")
+    pressed = component.element_handle()
     box = component.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.locator("#tree").evaluate("el => { el.scrollTop += 1; }")
     render_settled(page)
+    assert not pressed.evaluate("el => el.isConnected"), "the render did not replace the row pressed"
     expect(component).to_have_attribute("data-node", node)  # the same node, in a new element
     page.mouse.up()
     expect(component).to_have_attribute("aria-expanded", "false")

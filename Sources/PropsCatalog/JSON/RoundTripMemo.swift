@@ -110,9 +110,8 @@ final class RoundTripTable {
         }
     }
 
-    /// A value decoded from `json`, kept in memory laid out as its type (so that reading it back is
-    /// a copy and its bytes are compared where they are), and once known the JSON encoding it gives.
-    private final class Entry {
+    /// A value decoded from `json`, held as its type, and once known the JSON encoding it gives.
+    private final class Entry: HeldValue {
         let json: JSONValue
         let storageKey: StorageKey
         let bitsKey: BitsKey
@@ -127,28 +126,13 @@ final class RoundTripTable {
         /// For an array: the array remembered before that shared its first or last part when this
         /// one was made (the list it was patched from), whose encoding gives the elements they share.
         @exclusivity(unchecked) weak var previous: Entry?
-        /// The value. Held here, the buffers its bytes point to stay alive and are never uniquely referenced.
-        let memory: UnsafeMutableRawPointer
-        private let destroy: (UnsafeMutableRawPointer) -> Void
 
         init<T>(_ value: T, json: JSONValue, storageKey: StorageKey, bitsKey: BitsKey, used: Int) {
             self.json = json
             self.storageKey = storageKey
             self.bitsKey = bitsKey
             self.used = used
-            memory = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
-            memory.initializeMemory(as: T.self, repeating: value, count: 1)
-            destroy = { $0.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
-        }
-
-        /// The value, which is a `T` (the keys name its type).
-        func value<T>(as type: T.Type) -> T {
-            memory.assumingMemoryBound(to: T.self).pointee
-        }
-
-        deinit {
-            destroy(memory)
-            memory.deallocate()
+            super.init(value)
         }
     }
 

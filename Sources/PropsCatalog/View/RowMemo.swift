@@ -38,24 +38,18 @@ final class RowMemo: @unchecked Sendable {
         }
     }
 
-    /// A row: its element, kept in memory laid out as its type, and its nodes.
-    fileprivate final class Row {
+    /// A row: its element (held as its type), its nodes, and the list item `List` put around each
+    /// of them once it has.
+    fileprivate final class Row: HeldValue {
         let nodes: [ViewNode]
         @exclusivity(unchecked) var used: Int
-        let memory: UnsafeMutableRawPointer
-        private let destroy: (UnsafeMutableRawPointer) -> Void
+        @exclusivity(unchecked) var listItems: [ViewNode?]
 
         init<Element>(_ element: Element, nodes: [ViewNode], used: Int) {
             self.nodes = nodes
             self.used = used
-            memory = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Element>.size, alignment: MemoryLayout<Element>.alignment)
-            memory.initializeMemory(as: Element.self, repeating: element, count: 1)
-            destroy = { $0.assumingMemoryBound(to: Element.self).deinitialize(count: 1) }
-        }
-
-        deinit {
-            destroy(memory)
-            memory.deallocate()
+            listItems = Array(repeating: nil, count: nodes.count)
+            super.init(element)
         }
     }
 
@@ -73,20 +67,22 @@ final class RowMemo: @unchecked Sendable {
     // Unchecked for exclusive access (the runtime's checks cost a tenth of a row found again): one
     // validation at a time uses the memo, and no access lasts across a call to a row's content.
     @exclusivity(unchecked) private var sites: [Site: SiteRows] = [:]
-    @exclusivity(unchecked) private var layouts: [ObjectIdentifier: SignificantBytes?] = [:]
+    /// The rows kept, by the box of each of their nodes: where `List` finds a row given back.
+    @exclusivity(unchecked) private var rowsByNode: [UInt: Row] = [:]
     /// The number of the render under way; a row used in it has this number.
     @exclusivity(unchecked) private var render = 0
     /// How many rows are kept, and how many the render under way used.
-    @exclusivity(unchecked) private var kept = 0
+    @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private(set) var rowsBuilt = 0
     @exclusivity(unchecked) private(set) var rowsReused = 0
+    @exclusivity(unchecked) private(set) var listItemsReused = 0
 
     /// The rows of `site`, whose elements are `Element`s; nil when such rows are not kept (a class).
     @usableFromInline
     func rows<Element>(at site: Site, of type: Element.Type) -> SiteRows? {
         if let rows = sites[site] { return rows }
-        guard let layout = layout(of: Element.self) else { return nil }
+        guard let layout = SignificantBytes(of: Element.self) else { return nil }
         let rows = SiteRows(layout: layout)
         sites[site] = rows
         return rows
@@ -104,74 +100,52 @@ final class RowMemo: @unchecked Sendable {
             return row.nodes
         }
         let nodes = content(element)
-        rows.byBits[bits] = Row(element, nodes: nodes, used: render)
-        if found == nil { kept += 1 }
+        let row = Row(element, nodes: nodes, used: render)
+        rows.byBits[bits] = row
+        for node in nodes { if let box = node.boxAddress { rowsByNode[box] = row } }
+        if found == nil { count += 1 }
         used += 1
         rowsBuilt += 1
         return nodes
     }
 
-    private func layout(of type: Any.Type) -> SignificantBytes? {
-        let id = ObjectIdentifier(type)
-        if let known = layouts[id] { return known }
-        let layout = SignificantBytes(of: type)
-        layouts[id] = layout
-        return layout
-    }
-
-    /// A list item `List` made around a node, and the node (held, so that its box is never reused).
-    private final class ListItemWrap {
-        let node: ViewNode
-        let item: ViewNode
-        @exclusivity(unchecked) var used: Int
-
-        init(node: ViewNode, item: ViewNode, used: Int) {
-            self.node = node
-            self.item = item
-            self.used = used
-        }
-    }
-
-    @exclusivity(unchecked) private var listItems: [UInt: ListItemWrap] = [:]
-    @exclusivity(unchecked) private var listItemsUsed = 0
-    @exclusivity(unchecked) private(set) var listItemsReused = 0
-
-    /// The list item `List` puts around `node`: the one made in the last render around this very node
-    /// (the same box: a row given back), or `wrap`'s. So a row given back is its list's item too,
-    /// and comparing it with the previous view stops at once.
+    /// The list item `List` puts around `node`: for a node of a kept row (a row given back), the one
+    /// made around it before, or `wrap`'s, kept with the row; for any other node, `wrap`'s. So a row
+    /// given back is its list's item too, and comparing it with the previous view stops at once.
     @usableFromInline
     func listItem(around node: ViewNode, _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
-        guard MemoryLayout<ViewNode>.size == MemoryLayout<UInt>.size else { return wrap(node) }
-        let bits = unsafeBitCast(node, to: UInt.self)  // the box of an indirect case: held below, never reused
-        listItemsUsed += 1
-        if let found = listItems[bits] {
-            found.used = render
+        guard let box = node.boxAddress, let row = rowsByNode[box],
+              let index = row.nodes.firstIndex(where: { $0.boxAddress == box })
+        else { return wrap(node) }
+        if let item = row.listItems[index] {
             listItemsReused += 1
-            return found.item
+            return item
         }
         let item = wrap(node)
-        listItems[bits] = ListItemWrap(node: node, item: item, used: render)
+        row.listItems[index] = item
         return item
     }
 
-    /// The render is over: the rows and list items it did not use are forgotten once they are most
-    /// of what is kept (a render in another environment, which uses none, forgets nothing).
+    /// The render is over: the rows it did not use are forgotten once they are most of the memo
+    /// (a render in another environment, which uses none, forgets nothing).
     func finishRender() {
-        if used > 0 && kept > 2 * used + 64 {
+        if used > 0 && count > 2 * used + 64 {
             for (site, rows) in sites {
                 rows.byBits = rows.byBits.filter { $0.value.used == render }
                 if rows.byBits.isEmpty { sites[site] = nil }
             }
-            kept = used
-        }
-        if listItemsUsed > 0 && listItems.count > 2 * listItemsUsed + 64 {
-            listItems = listItems.filter { $0.value.used == render }
+            rowsByNode = rowsByNode.filter { $0.value.used == render }
+            count = sites.values.reduce(0) { $0 + $1.byBits.count }
         }
         render += 1
         used = 0
-        listItemsUsed = 0
     }
+}
 
-    /// How many rows are kept.
-    var count: Int { kept }
+extension ViewNode {
+    /// The address of the box an indirect case is stored in (the same for a node and its copies, and
+    /// never another node's while the node is held), nil where a node is not laid out as one word.
+    var boxAddress: UInt? {
+        MemoryLayout<ViewNode>.size == MemoryLayout<UInt>.size ? unsafeBitCast(self, to: UInt.self) : nil
+    }
 }

@@ -143,15 +143,7 @@ public struct ForEach: ViewConvertible {
             self.init(elements, content)
             return
         }
-        var nodes: [ViewNode] = []
-        nodes.reserveCapacity(elements.underestimatedCount)
-        for element in elements { nodes.append(contentsOf: memo.nodes(for: element, in: rows, content)) }
-        self.init(nodes: nodes)
-    }
-
-    @usableFromInline
-    init(nodes: [ViewNode]) {
-        viewNodes = nodes
+        self.init(elements) { memo.nodes(for: $0, in: rows, content) }
     }
 }
 
