@@ -41,7 +41,25 @@ package struct JSONPatch: Sendable, Equatable {
         guard budget.spend(weightOf: document, measured: documentWeight) else {
             throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
         }
-        return try apply(to: document, budget: &budget)
+        var weight = RunningWeight(total: nil)
+        return try apply(to: document, budget: &budget, weight: &weight)
+    }
+
+    /// ``apply(to:limit:documentWeight:)`` for a document whose weight was measured within `limit`,
+    /// which also gives the result's weight: the document's, changed by what each operation put in
+    /// and took out, so that a small patch of a large document does not cost a measure of the result.
+    /// The result nests no deeper than `limit` allows (every value an operation puts deeper is checked
+    /// where it goes), but its weight may exceed `limit.weight`: the caller compares it.
+    package func apply(
+        to document: JSONValue, limit: JSONSizeLimit, measuredWeight: Int
+    ) throws(JSONPatchError) -> (document: JSONValue, weight: Int) {
+        var budget = Budget(limit: limit)
+        guard budget.spend(weightOf: document, measured: measuredWeight) else {
+            throw JSONPatchError(kind: .tooLarge, operationIndex: nil, path: "", message: "the document is already over the size limit")
+        }
+        var weight = RunningWeight(total: measuredWeight)
+        let result = try apply(to: document, budget: &budget, weight: &weight)
+        return (result, weight.total!)
     }
 
     /// The document with every operation applied, with no work budget: for the patches a story's
@@ -60,10 +78,15 @@ package struct JSONPatch: Sendable, Equatable {
     /// `budget`, which several patches may share (the entries of an imported recording). The document
     /// itself is not charged: whoever built or read it has paid for it.
     package func apply(to document: JSONValue, budget: inout Budget) throws(JSONPatchError) -> JSONValue {
+        var weight = RunningWeight(total: nil)
+        return try apply(to: document, budget: &budget, weight: &weight)
+    }
+
+    private func apply(to document: JSONValue, budget: inout Budget, weight: inout RunningWeight) throws(JSONPatchError) -> JSONValue {
         var result = document
         for (index, operation) in operations.enumerated() {
             do {
-                try result.apply(operation, budget: &budget)
+                try result.apply(operation, budget: &budget, weight: &weight)
             } catch {
                 throw JSONPatchError(
                     kind: error.kind, operationIndex: index, path: operation.path.description,
@@ -322,13 +345,15 @@ extension JSONPatch {
 }
 
 extension JSONPatch.Budget {
-    /// Charges `value`'s weight, placed `depth` containers deep.
-    fileprivate mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) {
-        guard let limit else { return }
+    /// Charges `value`'s weight, placed `depth` containers deep; the weight charged (nil when unbounded).
+    @discardableResult
+    fileprivate mutating func charge(_ value: JSONValue, depth: Int) throws(PatchFailure) -> Int? {
+        guard let limit else { return nil }
         guard depth <= limit.depth, let weight = value.weight(upTo: limit.weight - spent, depth: limit.depth - depth) else {
             throw .tooLarge(limit)
         }
         try charge(weight)
+        return weight  // exact: had the count stopped short past the limit, the charge would have failed
     }
 
     /// Charges `units` of work (shifting array elements).
@@ -352,17 +377,49 @@ extension JSONPointer {
     }
 }
 
+/// The weight of the document a patch is building, when the weight of the document it started from
+/// is known: each operation adds what it puts in and takes off what it takes out.
+private struct RunningWeight {
+    /// The weight so far; nil when it is not followed (the starting weight is not known).
+    var total: Int?
+
+    /// Adds `change` (evaluated only when the weight is followed).
+    mutating func add(_ change: @autoclosure () -> Int) {
+        if let total { self.total = total + change() }
+    }
+
+    /// Sets the weight to `weight`'s (the document replaced whole).
+    mutating func set(_ weight: @autoclosure () -> Int) {
+        if total != nil { total = weight() }
+    }
+}
+
 extension JSONValue {
-    fileprivate mutating func apply(_ operation: JSONPatchOperation, budget: inout JSONPatch.Budget) throws(PatchFailure) {
+    /// The whole value's weight, however large or deep.
+    fileprivate var fullWeight: Int {
+        weight(upTo: .max, depth: .max)!
+    }
+
+    /// What a member named `key` weighs besides its value.
+    fileprivate static func memberWeight(_ key: String) -> Int {
+        key.utf8.count + 3
+    }
+
+    fileprivate mutating func apply(
+        _ operation: JSONPatchOperation, budget: inout JSONPatch.Budget, weight: inout RunningWeight
+    ) throws(PatchFailure) {
         switch operation {
         case .add(let path, let value):
-            try budget.charge(value, depth: path.tokens.count)
-            try add(value, at: path, budget: &budget)
+            let charged = try budget.charge(value, depth: path.tokens.count)
+            try add(value, weighing: charged, at: path, budget: &budget, weight: &weight)
         case .remove(let path):
-            _ = try remove(at: path, budget: &budget)
+            _ = try remove(at: path, budget: &budget, weight: &weight)
         case .replace(let path, let value):
-            try budget.charge(value, depth: path.tokens.count)
-            try modify(at: path.tokens) { target throws(PatchFailure) in target = value }
+            let charged = try budget.charge(value, depth: path.tokens.count)
+            try modify(at: path.tokens) { target throws(PatchFailure) in
+                weight.add((charged ?? value.fullWeight) - target.fullWeight)
+                target = value
+            }
         case .move(let from, let path):
             guard let moved = value(at: from) else {
                 throw .invalidTarget("'from' location \(from.display) does not exist")
@@ -376,13 +433,14 @@ extension JSONValue {
             } else {
                 try budget.charge(1)
             }
-            try add(try remove(at: from, budget: &budget), at: path, budget: &budget)
+            let removed = try remove(at: from, budget: &budget, weight: &weight)
+            try add(removed, weighing: nil, at: path, budget: &budget, weight: &weight)
         case .copy(let from, let path):
             guard let copied = value(at: from) else {
                 throw .invalidTarget("'from' location \(from.display) does not exist")
             }
-            try budget.charge(copied, depth: path.tokens.count)
-            try add(copied, at: path, budget: &budget)
+            let charged = try budget.charge(copied, depth: path.tokens.count)
+            try add(copied, weighing: charged, at: path, budget: &budget, weight: &weight)
         case .test(let path, let expected):
             try budget.charge(expected, depth: 0)
             guard let actual = value(at: path) else {
@@ -403,11 +461,20 @@ extension JSONValue {
         return text.count <= 80 ? text : String(text.prefix(77)) + "..."
     }
 
-    private mutating func add(_ value: JSONValue, at path: JSONPointer, budget: inout JSONPatch.Budget) throws(PatchFailure) {
-        guard let key = path.tokens.last else { self = value; return }
+    /// Adds `value`, whose weight is `valueWeight` when it was measured, at `path`.
+    private mutating func add(
+        _ value: JSONValue, weighing valueWeight: Int?, at path: JSONPointer, budget: inout JSONPatch.Budget,
+        weight: inout RunningWeight
+    ) throws(PatchFailure) {
+        guard let key = path.tokens.last else {
+            weight.set(valueWeight ?? value.fullWeight)
+            self = value
+            return
+        }
         try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
             case .object(var members):
+                weight.add((valueWeight ?? value.fullWeight) - (members[key]?.fullWeight ?? -Self.memberWeight(key)))
                 container = .null
                 members[key] = value
                 container = .object(members)
@@ -426,6 +493,7 @@ extension JSONValue {
                     throw .invalidTarget("cannot add \(path.display): '\(key)' is not a valid array index")
                 }
                 try budget.charge((elements.count - index) / 8)
+                weight.add(valueWeight ?? value.fullWeight)
                 container = .null
                 elements.insert(value, at: index)
                 container = .array(elements)
@@ -437,7 +505,9 @@ extension JSONValue {
         }
     }
 
-    private mutating func remove(at path: JSONPointer, budget: inout JSONPatch.Budget) throws(PatchFailure) -> JSONValue {
+    private mutating func remove(
+        at path: JSONPointer, budget: inout JSONPatch.Budget, weight: inout RunningWeight
+    ) throws(PatchFailure) -> JSONValue {
         guard let key = path.tokens.last else { throw .invalidTarget("cannot remove the document root") }
         return try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
@@ -445,6 +515,7 @@ extension JSONValue {
                 container = .null
                 let removed = members.removeValue(forKey: key)!
                 container = .object(members)
+                weight.add(-(removed.fullWeight + Self.memberWeight(key)))
                 return removed
             case .array(var elements):
                 let index = try Self.existingIndex(key, count: elements.count, pointer: path)
@@ -452,6 +523,7 @@ extension JSONValue {
                 container = .null
                 let removed = elements.remove(at: index)
                 container = .array(elements)
+                weight.add(-removed.fullWeight)
                 return removed
             default:
                 throw .invalidTarget("\(path.display) does not exist")

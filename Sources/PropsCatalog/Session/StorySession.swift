@@ -100,14 +100,19 @@ package struct StorySession: Sendable {
             return .failure(EditError(.conflict, "base version \(base) is not the live version \(version)"))
         }
         let candidate: JSONValue
+        /// The candidate's weight when the patch that built it followed it (see `JSONPatch.apply(to:limit:measuredWeight:)`).
+        var patchedWeight: Int?
         var command: Command?
         switch edit {
         case .replace(let json), .replay(let json):
             candidate = json
         case .patch(let patch):
             do {
-                let known = measuredWeight.flatMap { $0.limit == limit ? $0.weight : nil }
-                candidate = try patch.apply(to: props, limit: limit, documentWeight: known)
+                if let known = measuredWeight.flatMap({ $0.limit == limit ? $0.weight : nil }) {
+                    (candidate, patchedWeight) = try patch.apply(to: props, limit: limit, measuredWeight: known)
+                } else {
+                    candidate = try patch.apply(to: props, limit: limit)
+                }
             } catch {
                 return .failure(EditError(error))
             }
@@ -126,7 +131,9 @@ package struct StorySession: Sendable {
             case .failure(let error): return .failure(error)
             }
         }
-        guard let weight = candidate.weight(within: limit) else {
+        assert(patchedWeight == nil || patchedWeight == candidate.weight(upTo: .max, depth: .max), "a patch's running weight is exact")
+        let fittingWeight: Int? = if let patchedWeight { patchedWeight <= limit.weight ? patchedWeight : nil } else { candidate.weight(within: limit) }
+        guard let weight = fittingWeight else {
             return .failure(EditError(.tooLarge, "the props would exceed the size limit (\(limit.weight) bytes, \(limit.depth) levels deep)"))
         }
         let validated: AnyComponent.Validated

@@ -101,7 +101,7 @@ public enum HTMLProjection {
             let indent = String(repeating: "  ", count: depth)
             func line(_ text: String) { out.append(indent + text + "\n") }
             func children(_ nodes: [ViewNode], previous: ProjectionWriter.Match? = match?.ifSameKind(as: node)) -> [RenderMemo.Entry] {
-                nodes.indices.map { index in append(nodes[index], depth: depth + 1, match: previous?.child(index, of: nodes), to: &out) }
+                out.children(nodes, of: previous) { node, match, out in append(node, depth: depth + 1, match: match, to: &out) }
             }
             /// An element whose children go between its opening lines and its closing line.
             func container(_ opening: String..., closing: String, _ nodes: [ViewNode]) -> [RenderMemo.Entry] {

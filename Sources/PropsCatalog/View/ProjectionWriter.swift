@@ -64,7 +64,14 @@ struct ProjectionWriter {
     /// Appends rendered text.
     mutating func append(_ text: String) {
         flush()
+        reserveOnce()
         output += text
+    }
+
+    /// Reserves room for about the previous output before the first write: an output grown from
+    /// empty would be copied each time it doubles.
+    private mutating func reserveOnce() {
+        if output.isEmpty && !previous.isEmpty { output.reserveCapacity(previous.utf8.count + previous.utf8.count / 8) }
     }
 
     /// The output size past which a container of the same kind as its match is not compared whole
@@ -89,6 +96,37 @@ struct ProjectionWriter {
         var children = render(&self, match)
         for index in children.indices { children[index].start -= start }
         return RenderMemo.Entry(start: start, length: count - start, children: children)
+    }
+
+    /// Writes `nodes`, children of a node whose previous counterpart is `parent` (a match of the same
+    /// kind, so that they go at the same depth), each through `append` with its match. A child that is
+    /// the very same value as its counterpart (a row `ForEach(memoizing:)` gave back) is copied at once:
+    /// an edit of one row of a long list costs little more than a copy for each of the others.
+    mutating func children(
+        _ nodes: [ViewNode], of parent: Match?, append: (ViewNode, Match?, inout ProjectionWriter) -> RenderMemo.Entry
+    ) -> [RenderMemo.Entry] {
+        guard let parent else { return nodes.map { append($0, nil, &self) } }
+        let old = parent.node.renderedChildren
+        let entries = parent.entry.children
+        guard old.count == nodes.count, entries.count == nodes.count else {
+            return nodes.indices.map { append(nodes[$0], parent.child($0, of: nodes), &self) }
+        }
+        var result: [RenderMemo.Entry] = []
+        result.reserveCapacity(nodes.count)
+        for index in nodes.indices {
+            let entry = entries[index]
+            if nodes[index].isIdentical(to: old[index]) {
+                let from = parent.offset + entry.start
+                let start = count
+                copy(from..<(from + entry.length))
+                reused += 1
+                result.append(RenderMemo.Entry(start: start, length: entry.length, children: entry.children))
+            } else {
+                let match = Match(node: old[index], entry: entry, offset: parent.offset + entry.start)
+                result.append(append(nodes[index], match, &self))
+            }
+        }
+        return result
     }
 
     /// Writes `nodes` as roots, each matched with the node at its position in `previous` (a view, its
@@ -127,12 +165,20 @@ struct ProjectionWriter {
             output = previous  // the whole previous output: shared, not copied
             return
         }
+        reserveOnce()
         let bytes = previous.utf8
         output.append(contentsOf: previous[bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex, offsetBy: range.upperBound)])
     }
 }
 
 extension ViewNode {
+    /// Whether this node is the very same value as `other`: the same storage (an indirect enum's box,
+    /// never changed once made), so equal without being compared. False does not mean different.
+    func isIdentical(to other: ViewNode) -> Bool {
+        guard let box = boxAddress else { return false }
+        return box == other.boxAddress
+    }
+
     /// The nodes a projection renders inside this one, in the order of `RenderMemo` entries.
     fileprivate var renderedChildren: [ViewNode] {
         switch self {

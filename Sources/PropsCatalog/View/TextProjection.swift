@@ -23,8 +23,7 @@ public enum TextProjection {
             let indent = String(repeating: "  ", count: depth)
             func line(_ text: String) { out.append(indent + text + "\n") }
             func children(_ nodes: [ViewNode], depth: Int) -> [RenderMemo.Entry] {
-                let match = match?.ifSameKind(as: node)
-                return nodes.indices.map { index in append(nodes[index], depth: depth, match: match?.child(index, of: nodes), to: &out) }
+                out.children(nodes, of: match?.ifSameKind(as: node)) { node, match, out in append(node, depth: depth, match: match, to: &out) }
             }
             switch node {
             case .stack(let axis, let nodes):
