@@ -400,17 +400,10 @@ protocol ElementwiseEncodable {
 
 extension Array: ElementwiseEncodable where Element: Encodable {
     func encodeElements(at path: CodingPathLink, memo: RoundTripTable, reusing previous: PreviousElements) throws -> JSONValue {
-        var elements: [JSONValue] = []
-        elements.reserveCapacity(count)
         // By index: an element whose JSON is known is not even copied (a copy of an element of a
         // type this generic code does not know goes through its value witnesses).
-        for index in indices {
-            if let known = previous.element(at: index) {
-                elements.append(known)
-            } else {
-                elements.append(try EncodingNode.encode(self[index], at: .index(index, parent: path), noting: nil, memo: memo))
-            }
-        }
-        return .array(elements)
+        .array(try previous.elements(count: count) { index in
+            try EncodingNode.encode(self[index], at: .index(index, parent: path), noting: nil, memo: memo)
+        })
     }
 }

@@ -126,6 +126,9 @@ final class RoundTripTable {
         /// For an array: the array remembered before that shared its first or last part when this
         /// one was made (the list it was patched from), whose encoding gives the elements they share.
         @exclusivity(unchecked) weak var previous: Entry?
+        /// For an array made from `previous`'s value with only some elements decoded (see
+        /// `RoundTripTable.patchElements`): the indices of those; every other element is `previous`'s.
+        @exclusivity(unchecked) var anew: [Int]?
 
         init<T>(_ value: T, json: JSONValue, storageKey: StorageKey, bitsKey: BitsKey, used: Int) {
             self.json = json
@@ -166,6 +169,18 @@ final class RoundTripTable {
     /// The rows `ForEach(memoizing:)` built in the last render of the story's view.
     let rows = RowMemo()
 
+    /// What `patchElements` made an array of, for `decode` to remember that array with: the JSON
+    /// array's storage and the array type, the array it was patched from, the indices of the elements
+    /// decoded, and the entries of all elements by position.
+    private struct PatchedArray {
+        let storage: UInt
+        let type: ObjectIdentifier
+        let previous: Entry
+        let anew: [Int]
+        let parts: [Entry]
+    }
+    @exclusivity(unchecked) private var patchedArray: PatchedArray?
+
     /// The value being decoded or encoded read where it is.
     func noteCodingPathRead() {
         unrepeatable = true
@@ -199,6 +214,7 @@ final class RoundTripTable {
         used = 0
         made.removeAll(keepingCapacity: true)
         found.removeAll(keepingCapacity: true)
+        patchedArray = nil
         unrepeatable = false
     }
 
@@ -251,6 +267,7 @@ final class RoundTripTable {
     ) rethrows -> [Element] {
         let elementType = ObjectIdentifier(Element.self)
         let before = facts(of: Element.self).layout == nil ? nil : arrayEntry(around: elements, of: elementType)
+        if let before, let patched = try patchElements(of: before, to: elements, decode) { return patched }
         var values: [Element] = []
         values.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -265,6 +282,50 @@ final class RoundTripTable {
             }
             values.append(try decode(index, element))
         }
+        return values
+    }
+
+    /// `elements` decoded as `[Element]` from `before`'s value, when that is an `[Element]` of as many
+    /// elements whose parts are its elements' entries in order: each element stored where `before`'s
+    /// JSON stores its element at the same index is `before`'s element there, and only the others are
+    /// decoded, by `decode`. A list one item of which was edited costs a check per item and a copy of
+    /// the array, not a copy of each item. Nil, having decoded nothing, when `before` is not such an array.
+    private func patchElements<Element>(
+        of before: Entry, to elements: [JSONValue], _ decode: (Int, JSONValue) throws -> Element
+    ) rethrows -> [Element]? {
+        guard before.storageKey.type == ObjectIdentifier([Element].self), case .array(let old) = before.json,
+              old.count == elements.count, before.parts.count == elements.count,
+              let storage = JSONValue.array(elements).storageAddress
+        else { return nil }
+        let elementType = ObjectIdentifier(Element.self)
+        var values = before.value(as: [Element].self)
+        var parts = before.parts
+        var anew: [Int] = []
+        for index in elements.indices {
+            let element = elements[index]
+            let part = parts[index]
+            let isObject = if case .object = element { true } else { false }
+            if let stored = element.storageAddress, stored == old[index].storageAddress,
+               part.storageKey == StorageKey(type: elementType, storage: stored, isObject: isObject) {
+                use(part)
+                continue
+            }
+            anew.append(index)
+            let start = found.count
+            values[index] = try decode(index, element)
+            // the entry its decoding made or found stands at its index; several (an element not
+            // remembered, whose parts were) go after the others, and the array's parts no longer line up
+            if found.count == start + 1 {
+                parts[index] = found[start]
+            } else {
+                parts.append(contentsOf: found[start...])
+            }
+            found.removeSubrange(start...)
+        }
+        let reused = elements.count - anew.count
+        decodesSkipped += reused
+        foundByPosition += reused
+        patchedArray = PatchedArray(storage: storage, type: ObjectIdentifier([Element].self), previous: before, anew: anew, parts: parts)
         return values
     }
 
@@ -307,16 +368,28 @@ final class RoundTripTable {
         if let entry = byStorage[storageKey] { return reuse(entry, as: T.self) }
         let start = found.count
         let value = try decode()
+        let patched = patchedArray.flatMap { $0.storage == storage && $0.type == storageKey.type ? $0 : nil }
+        patchedArray = nil
         guard !unrepeatable else { return value }
         let entry = Entry(value, json: json, storageKey: storageKey,
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
-        entry.parts = Array(found[start...])
+        if let patched {
+            entry.parts = start == found.count ? patched.parts : patched.parts + found[start...]
+        } else {
+            entry.parts = Array(found[start...])
+        }
         found.removeSubrange(start...)
         found.append(entry)
         used += 1
         made.append(entry)
         known.remembered = true
-        if case .some(.some) = known.elementwise {
+        if let patched {
+            // only the first and last elements' entries are asked for their array (`arrayEntry(around:)`)
+            entry.previous = patched.previous
+            entry.anew = patched.anew
+            entry.parts.first?.array = entry
+            entry.parts.last?.array = entry
+        } else if case .some(.some) = known.elementwise {
             entry.previous = entry.parts.first?.array ?? entry.parts.last?.array
             for part in entry.parts { part.array = entry }
         }
@@ -354,6 +427,14 @@ final class RoundTripTable {
     /// when both arrays were decoded with the same entry at `i` from JSON elements stored there
     /// (so both values hold the same bits there), read from that array's encoding.
     private func previousElements(of entry: Entry) -> PreviousElements? {
+        // An array patched from one whose encoding was its own JSON: each element it took from that
+        // one encodes to its JSON there, which is this array's JSON at the same index.
+        if let anew = entry.anew, let previous = entry.previous, case .array(let elements) = entry.json,
+           let encoded = previous.encoded, let storage = encoded.storageAddress, storage == previous.json.storageAddress {
+            encodesSkipped += elements.count - anew.count
+            foundByPosition += elements.count - anew.count
+            return PreviousElements(json: elements, anew: anew)
+        }
         guard let previous = entry.previous, previous.storageKey.type == entry.storageKey.type,
               case .array(let elements) = entry.json, case .array(let previousElements) = previous.json,
               case .array(let previousEncoded)? = previous.encoded, previousEncoded.count == previousElements.count
@@ -376,12 +457,47 @@ final class RoundTripTable {
 }
 
 /// What an array's encoding takes from the array it was decoded next to: the JSON of each element
-/// they share, by position.
+/// they share, by position; or all of the array's own JSON but the elements at some indices.
 struct PreviousElements {
-    fileprivate let shared: [JSONValue?]
+    private enum Known {
+        case shared([JSONValue?])
+        case allBut(json: [JSONValue], anew: [Int])
+    }
 
-    /// The JSON of element `index`, when it is known already.
-    func element(at index: Int) -> JSONValue? {
-        index < shared.count ? shared[index] : nil
+    private let known: Known
+
+    fileprivate init(shared: [JSONValue?]) {
+        known = .shared(shared)
+    }
+
+    fileprivate init(json: [JSONValue], anew: [Int]) {
+        known = .allBut(json: json, anew: anew)
+    }
+
+    /// The JSON of an array of `count` elements, the ones not known already by `encode` (given an
+    /// index). All of it the very JSON the array was decoded from, when its elements encode to theirs.
+    func elements(count: Int, _ encode: (Int) throws -> JSONValue) rethrows -> [JSONValue] {
+        switch known {
+        case .allBut(let json, let anew) where json.count == count:
+            var elements = json
+            for index in anew {
+                let element = try encode(index)
+                if !element.isIdentical(to: json[index]) { elements[index] = element }
+            }
+            return elements
+        case .allBut:
+            return try (0..<count).map(encode)
+        case .shared(let shared):
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count)
+            for index in 0..<count {
+                if index < shared.count, let element = shared[index] {
+                    elements.append(element)
+                } else {
+                    elements.append(try encode(index))
+                }
+            }
+            return elements
+        }
     }
 }

@@ -62,31 +62,48 @@ struct SignificantBytes {
 
     /// The significant bytes of `value` folded into one word (a hash key: `value(_:matchesValueAt:)` decides).
     func fold<T>(_ value: T) -> UInt64 {
-        withUnsafeBytes(of: value) { raw in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for run in runs {
-                var offset = run.lowerBound
-                while offset + 8 <= run.upperBound {
-                    hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
-                    hash ^= hash >> 29
-                    offset += 8
-                }
-                while offset < run.upperBound {
-                    hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01b3
-                    offset += 1
-                }
+        withUnsafeBytes(of: value) { fold(bytes: $0) }
+    }
+
+    /// The significant bytes of the value whose bytes are `raw` folded into one word.
+    func fold(bytes raw: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for run in runs {
+            var offset = run.lowerBound
+            while offset + 8 <= run.upperBound {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+                hash ^= hash >> 29
+                offset += 8
             }
-            return hash
+            while offset < run.upperBound {
+                hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01b3
+                offset += 1
+            }
         }
+        return hash
     }
 
     /// Whether the significant bytes of `value` are those of the value of the same type at `other`.
     func value<T>(_ value: T, matchesValueAt other: UnsafeRawPointer) -> Bool {
-        withUnsafeBytes(of: value) { raw in
-            for run in runs where memcmp(raw.baseAddress! + run.lowerBound, other + run.lowerBound, run.count) != 0 {
-                return false
+        withUnsafeBytes(of: value) { bytes($0, matchValueAt: other) }
+    }
+
+    /// Whether the significant bytes of the value whose bytes are `raw` are those of the value of the same type at `other`.
+    func bytes(_ raw: UnsafeRawBufferPointer, matchValueAt other: UnsafeRawPointer) -> Bool {
+        let base = raw.baseAddress!
+        for run in runs {
+            // word by word (runs are a few words: a call to memcmp would cost more than the comparison)
+            var offset = run.lowerBound
+            while offset + 8 <= run.upperBound {
+                guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
             }
-            return true
+            while offset < run.upperBound {
+                guard base.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self) else { return false }
+                offset += 1
+            }
         }
+        return true
     }
 }

@@ -58,10 +58,31 @@ final class RowMemo: @unchecked Sendable {
     final class SiteRows {
         let layout: SignificantBytes
         @exclusivity(unchecked) fileprivate var byBits: [UInt64: Row] = [:]
+        /// The rows the render under way used, in order, and those the render before used: an
+        /// element is first compared with the one at its position last time (a list edited in one place).
+        @exclusivity(unchecked) fileprivate var order: [Row] = []
+        @exclusivity(unchecked) fileprivate var previousOrder: [Row] = []
+        /// The render `order` is for.
+        @exclusivity(unchecked) fileprivate var render = -1
 
         init(layout: SignificantBytes) {
             self.layout = layout
         }
+
+        /// Starts `order` anew when `render` is another render than the one it is for.
+        fileprivate func start(_ render: Int) {
+            guard self.render != render else { return }
+            swap(&order, &previousOrder)
+            order.removeAll(keepingCapacity: true)
+            self.render = render
+        }
+    }
+
+    /// A row handed out in the render under way: `List` meets the nodes of a `ForEach(memoizing:)`
+    /// in the order they were handed out. Not retained: the site's `order` holds the row until the
+    /// render after this one starts, and the rows handed out are forgotten when this one finishes.
+    private struct HandedOut {
+        unowned(unsafe) let row: Row
     }
 
     // Unchecked for exclusive access (the runtime's checks cost a tenth of a row found again): one
@@ -69,6 +90,8 @@ final class RowMemo: @unchecked Sendable {
     @exclusivity(unchecked) private var sites: [Site: SiteRows] = [:]
     /// The rows kept, by the box of each of their nodes: where `List` finds a row given back.
     @exclusivity(unchecked) private var rowsByNode: [UInt: Row] = [:]
+    /// The nodes handed out and not yet met by the `List` around them, oldest first.
+    @exclusivity(unchecked) private var handedOut: [HandedOut] = []
     /// The number of the render under way; a row used in it has this number.
     @exclusivity(unchecked) private var render = 0
     /// How many rows are kept, and how many the render under way used.
@@ -81,42 +104,90 @@ final class RowMemo: @unchecked Sendable {
     /// The rows of `site`, whose elements are `Element`s; nil when such rows are not kept (a class).
     @usableFromInline
     func rows<Element>(at site: Site, of type: Element.Type) -> SiteRows? {
-        if let rows = sites[site] { return rows }
+        if let rows = sites[site] {
+            rows.start(render)
+            return rows
+        }
         guard let layout = SignificantBytes(of: Element.self) else { return nil }
         let rows = SiteRows(layout: layout)
+        rows.start(render)
         sites[site] = rows
         return rows
     }
 
-    /// The nodes of `element`'s row among `rows`: the ones built last time for an identical element, or `content`'s.
+    /// The nodes kept for the element whose bytes are `element` among `rows`, built last time for an
+    /// identical element; nil when there are none (the caller builds them and hands them to ``keep(_:nodes:in:handedOutBefore:)``).
     @usableFromInline
-    func nodes<Element>(for element: Element, in rows: SiteRows, _ content: (Element) -> [ViewNode]) -> [ViewNode] {
-        let bits = rows.layout.fold(element)
-        let found = rows.byBits[bits]
-        if let row = found, rows.layout.value(element, matchesValueAt: row.memory) {
-            if row.used != render { used += 1 }
-            row.used = render
-            rowsReused += 1
-            return row.nodes
+    func keptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows) -> [ViewNode]? {
+        let position = rows.order.count
+        let row: Row
+        if position < rows.previousOrder.count, rows.layout.bytes(element, matchValueAt: rows.previousOrder[position].memory) {
+            row = rows.previousOrder[position]
+        } else if let found = rows.byBits[rows.layout.fold(bytes: element)], rows.layout.bytes(element, matchValueAt: found.memory) {
+            row = found
+        } else {
+            return nil
         }
-        let nodes = content(element)
+        if row.used != render { used += 1 }
+        row.used = render
+        rowsReused += 1
+        rows.order.append(row)
+        handOut(row)
+        return row.nodes
+    }
+
+    /// Keeps `nodes`, built for `element` among `rows`, and gives them back. What rows handed out
+    /// while they were built (`handedOutBefore` is ``handedOutCount`` from before) went into them.
+    @usableFromInline
+    func keep<Element>(_ element: Element, nodes: [ViewNode], in rows: SiteRows, handedOutBefore mark: Int) -> [ViewNode] {
+        forgetHandedOut(from: mark)
+        let bits = rows.layout.fold(element)
+        let replaced = rows.byBits[bits]
         let row = Row(element, nodes: nodes, used: render)
         rows.byBits[bits] = row
+        rows.order.append(row)
         for node in nodes { if let box = node.boxAddress { rowsByNode[box] = row } }
-        if found == nil { count += 1 }
+        if replaced == nil { count += 1 }
         used += 1
         rowsBuilt += 1
+        handOut(row)
         return nodes
+    }
+
+    private func handOut(_ row: Row) {
+        handedOut.append(HandedOut(row: row))
+    }
+
+    /// How many rows are handed out and not yet met by a `List`: a `List` or a row marks it before
+    /// its content, and what its content handed out is from there on.
+    @usableFromInline
+    var handedOutCount: Int { handedOut.count }
+
+    /// Forgets the rows handed out from `mark` on: the content they were handed out to is built.
+    @usableFromInline
+    func forgetHandedOut(from mark: Int) {
+        if mark < handedOut.count { handedOut.removeSubrange(mark...) }
     }
 
     /// The list item `List` puts around `node`: for a node of a kept row (a row given back), the one
     /// made around it before, or `wrap`'s, kept with the row; for any other node, `wrap`'s. So a row
     /// given back is its list's item too, and comparing it with the previous view stops at once.
+    /// `cursor` is where `node` is looked for first: a row handed out to the list's content and a node in it.
     @usableFromInline
-    func listItem(around node: ViewNode, _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
-        guard let box = node.boxAddress, let row = rowsByNode[box],
-              let index = row.nodes.firstIndex(where: { $0.boxAddress == box })
-        else { return wrap(node) }
+    func listItem(around node: ViewNode, cursor: inout (row: Int, node: Int), _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
+        guard let box = node.boxAddress else { return wrap(node) }
+        let row: Row
+        let index: Int
+        if cursor.row < handedOut.count, case let next = handedOut[cursor.row].row,
+           cursor.node < next.nodes.count, next.nodes[cursor.node].boxAddress == box {
+            (row, index) = (next, cursor.node)
+            cursor.node += 1
+            if cursor.node == next.nodes.count { cursor = (cursor.row + 1, 0) }
+        } else if let found = rowsByNode[box], let position = found.nodes.firstIndex(where: { $0.boxAddress == box }) {
+            (row, index) = (found, position)
+        } else {
+            return wrap(node)
+        }
         if let item = row.listItems[index] {
             listItemsReused += 1
             return item
@@ -139,6 +210,7 @@ final class RowMemo: @unchecked Sendable {
         }
         render += 1
         used = 0
+        handedOut.removeAll(keepingCapacity: true)
     }
 }
 

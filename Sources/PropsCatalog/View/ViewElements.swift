@@ -92,12 +92,19 @@ public struct List: ViewConvertible {
     @inlinable
     public init(@ViewBuilder _ content: () -> [ViewNode]) {
         // In a story's render, the item around a row `ForEach(memoizing:)` gave back is given back too.
-        let memo = RowMemo.active
+        guard let memo = RowMemo.active else {
+            viewNodes = [.list(content().map { node in
+                if case .listItem = node { node } else { .listItem(isSelected: false, command: nil, [node]) }
+            })]
+            return
+        }
+        let mark = memo.handedOutCount
+        var cursor = (row: mark, node: 0)
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
-            guard let memo else { return .listItem(isSelected: false, command: nil, [node]) }
-            return memo.listItem(around: node) { .listItem(isSelected: false, command: nil, [$0]) }
+            return memo.listItem(around: node, cursor: &cursor) { .listItem(isSelected: false, command: nil, [$0]) }
         }
+        memo.forgetHandedOut(from: mark)
         viewNodes = [.list(items)]
     }
 }
@@ -124,7 +131,11 @@ public struct ForEach: ViewConvertible {
         // (about a fifth of a 500-row list's view).
         var nodes: [ViewNode] = []
         nodes.reserveCapacity(elements.underestimatedCount)
-        for element in elements { nodes.append(contentsOf: content(element)) }
+        for element in elements {
+            let made = content(element)
+            // one node, the usual row, appended as one (an append of an array copies through its elements' witnesses)
+            if made.count == 1 { nodes.append(made[0]) } else { nodes.append(contentsOf: made) }
+        }
         viewNodes = nodes
     }
 
@@ -143,7 +154,11 @@ public struct ForEach: ViewConvertible {
             self.init(elements, content)
             return
         }
-        self.init(elements) { memo.nodes(for: $0, in: rows, content) }
+        self.init(elements) { element in
+            if let kept = withUnsafeBytes(of: element, { memo.keptNodes(for: $0, in: rows) }) { return kept }
+            let mark = memo.handedOutCount
+            return memo.keep(element, nodes: content(element), in: rows, handedOutBefore: mark)
+        }
     }
 }
 
