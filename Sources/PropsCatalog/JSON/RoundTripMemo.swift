@@ -298,21 +298,24 @@ final class RoundTripTable {
               let storage = JSONValue.array(elements).storageAddress
         else { return nil }
         let elementType = ObjectIdentifier(Element.self)
-        var values = before.value(as: [Element].self)
-        var parts = before.parts
+        let kept = before.parts
+        // First which elements are stored where `before`'s were (only reads: nothing is retained)...
         var anew: [Int] = []
         for index in elements.indices {
-            let element = elements[index]
-            let part = parts[index]
-            let isObject = if case .object = element { true } else { false }
-            if let stored = element.storageAddress, stored == old[index].storageAddress,
-               part.storageKey == StorageKey(type: elementType, storage: stored, isObject: isObject) {
-                use(part)
-                continue
+            let isObject = if case .object = elements[index] { true } else { false }
+            if let stored = elements[index].storageAddress, stored == old[index].storageAddress,
+               kept[index].storageKey == StorageKey(type: elementType, storage: stored, isObject: isObject) {
+                use(kept[index])
+            } else {
+                anew.append(index)
             }
-            anew.append(index)
+        }
+        // ...then the others decoded into a copy of `before`'s value.
+        var values = before.value(as: [Element].self)
+        var parts = kept
+        for index in anew {
             let start = found.count
-            values[index] = try decode(index, element)
+            values[index] = try decode(index, elements[index])
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
             if found.count == start + 1 {

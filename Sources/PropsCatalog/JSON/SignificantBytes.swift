@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(Reflection) import Swift
 
 /// Where a value of one type keeps what it says: the bytes of every stored property of a struct, down
@@ -13,6 +8,10 @@ import Darwin
 struct SignificantBytes {
     /// The runs of significant bytes, in order, none empty and none touching the next.
     let runs: [Range<Int>]
+    /// The same bytes as the offsets of whole words, then of the bytes left at the end of runs:
+    /// what comparing and folding walk.
+    private let words: [Int]
+    private let bytes: [Int]
 
     /// The layout of `type`, nil for a class (its value is a reference to something mutable) and for
     /// an empty type.
@@ -21,6 +20,18 @@ struct SignificantBytes {
         var runs: [Range<Int>] = []
         Self.collect(type, at: 0, into: &runs)
         self.runs = runs
+        var words: [Int] = []
+        var bytes: [Int] = []
+        for run in runs {
+            var offset = run.lowerBound
+            while offset + 8 <= run.upperBound {
+                words.append(offset)
+                offset += 8
+            }
+            bytes += offset..<run.upperBound
+        }
+        self.words = words
+        self.bytes = bytes
     }
 
     private static func collect(_ type: Any.Type, at base: Int, into runs: inout [Range<Int>]) {
@@ -67,18 +78,14 @@ struct SignificantBytes {
 
     /// The significant bytes of the value whose bytes are `raw` folded into one word.
     func fold(bytes raw: UnsafeRawBufferPointer) -> UInt64 {
+        let base = raw.baseAddress!
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for run in runs {
-            var offset = run.lowerBound
-            while offset + 8 <= run.upperBound {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
-                hash ^= hash >> 29
-                offset += 8
-            }
-            while offset < run.upperBound {
-                hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01b3
-                offset += 1
-            }
+        for offset in words {
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+        }
+        for offset in bytes {
+            hash = (hash ^ UInt64(base.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0000_0100_0000_01b3
         }
         return hash
     }
@@ -90,19 +97,14 @@ struct SignificantBytes {
 
     /// Whether the significant bytes of the value whose bytes are `raw` are those of the value of the same type at `other`.
     func bytes(_ raw: UnsafeRawBufferPointer, matchValueAt other: UnsafeRawPointer) -> Bool {
+        // word by word (a value is a few words: a call to memcmp would cost more than the comparison)
         let base = raw.baseAddress!
-        for run in runs {
-            // word by word (runs are a few words: a call to memcmp would cost more than the comparison)
-            var offset = run.lowerBound
-            while offset + 8 <= run.upperBound {
-                guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                else { return false }
-                offset += 8
-            }
-            while offset < run.upperBound {
-                guard base.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-                offset += 1
-            }
+        for offset in words
+        where base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != other.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            return false
+        }
+        for offset in bytes where base.load(fromByteOffset: offset, as: UInt8.self) != other.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
         }
         return true
     }

@@ -43,13 +43,29 @@ final class RowMemo: @unchecked Sendable {
     fileprivate final class Row: HeldValue {
         let nodes: [ViewNode]
         @exclusivity(unchecked) var used: Int
-        @exclusivity(unchecked) var listItems: [ViewNode?]
+        /// The list item around the first node, and around each of the others (a row is usually one node).
+        @exclusivity(unchecked) private var firstListItem: ViewNode?
+        @exclusivity(unchecked) private var otherListItems: [ViewNode?]
 
         init<Element>(_ element: Element, nodes: [ViewNode], used: Int) {
             self.nodes = nodes
             self.used = used
-            listItems = Array(repeating: nil, count: nodes.count)
+            otherListItems = Array(repeating: nil, count: max(nodes.count - 1, 0))
             super.init(element)
+        }
+
+        /// The list item around node `index`, made by `wrap` the first time.
+        func listItem(at index: Int, _ wrap: () -> ViewNode) -> (item: ViewNode, reused: Bool) {
+            if index == 0 {
+                if let item = firstListItem { return (item, true) }
+                let item = wrap()
+                firstListItem = item
+                return (item, false)
+            }
+            if let item = otherListItems[index - 1] { return (item, true) }
+            let item = wrap()
+            otherListItems[index - 1] = item
+            return (item, false)
         }
     }
 
@@ -78,10 +94,13 @@ final class RowMemo: @unchecked Sendable {
         }
     }
 
-    /// A row handed out in the render under way: `List` meets the nodes of a `ForEach(memoizing:)`
-    /// in the order they were handed out. Not retained: the site's `order` holds the row until the
-    /// render after this one starts, and the rows handed out are forgotten when this one finishes.
+    /// A node of a row handed out in the render under way, with its index in the row: `List` meets
+    /// the nodes of a `ForEach(memoizing:)` in the order they were handed out. The row is not
+    /// retained: the site's `order` holds it until the render after this one starts, and the nodes
+    /// handed out are forgotten when this one finishes.
     private struct HandedOut {
+        let box: UInt
+        let index: Int
         unowned(unsafe) let row: Row
     }
 
@@ -115,10 +134,11 @@ final class RowMemo: @unchecked Sendable {
         return rows
     }
 
-    /// The nodes kept for the element whose bytes are `element` among `rows`, built last time for an
-    /// identical element; nil when there are none (the caller builds them and hands them to ``keep(_:nodes:in:handedOutBefore:)``).
+    /// Appends to `nodes` the nodes kept for the element whose bytes are `element` among `rows`,
+    /// built last time for an identical element; false when there are none (the caller builds them
+    /// and hands them to ``keep(_:nodes:in:handedOutBefore:appendingTo:)``).
     @usableFromInline
-    func keptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows) -> [ViewNode]? {
+    func appendKeptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows, to nodes: inout [ViewNode]) -> Bool {
         let position = rows.order.count
         let row: Row
         if position < rows.previousOrder.count, rows.layout.bytes(element, matchValueAt: rows.previousOrder[position].memory) {
@@ -126,44 +146,56 @@ final class RowMemo: @unchecked Sendable {
         } else if let found = rows.byBits[rows.layout.fold(bytes: element)], rows.layout.bytes(element, matchValueAt: found.memory) {
             row = found
         } else {
-            return nil
+            return false
         }
         if row.used != render { used += 1 }
         row.used = render
         rowsReused += 1
         rows.order.append(row)
-        handOut(row)
-        return row.nodes
+        handOut(row, to: &nodes)
+        return true
     }
 
-    /// Keeps `nodes`, built for `element` among `rows`, and gives them back. What rows handed out
-    /// while they were built (`handedOutBefore` is ``handedOutCount`` from before) went into them.
+    /// Keeps `made`, built for `element` among `rows`, and appends them to `nodes`. What rows handed
+    /// out while they were built (`handedOutBefore` is ``handedOutCount`` from before) went into them.
     @usableFromInline
-    func keep<Element>(_ element: Element, nodes: [ViewNode], in rows: SiteRows, handedOutBefore mark: Int) -> [ViewNode] {
+    func keep<Element>(
+        _ element: Element, nodes made: [ViewNode], in rows: SiteRows, handedOutBefore mark: Int, appendingTo nodes: inout [ViewNode]
+    ) {
         forgetHandedOut(from: mark)
         let bits = rows.layout.fold(element)
         let replaced = rows.byBits[bits]
-        let row = Row(element, nodes: nodes, used: render)
+        let row = Row(element, nodes: made, used: render)
         rows.byBits[bits] = row
         rows.order.append(row)
-        for node in nodes { if let box = node.boxAddress { rowsByNode[box] = row } }
+        for node in made { if let box = node.boxAddress { rowsByNode[box] = row } }
         if replaced == nil { count += 1 }
         used += 1
         rowsBuilt += 1
-        handOut(row)
-        return nodes
+        handOut(row, to: &nodes)
     }
 
-    private func handOut(_ row: Row) {
-        handedOut.append(HandedOut(row: row))
+    /// Appends `row`'s nodes to `nodes`, noting each as handed out.
+    private func handOut(_ row: Row, to nodes: inout [ViewNode]) {
+        if row.nodes.count == 1 {
+            // the usual row, appended as one (an append of an array goes through its elements' witnesses)
+            let node = row.nodes[0]
+            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: 0, row: row)) }
+            nodes.append(node)
+            return
+        }
+        for (index, node) in row.nodes.enumerated() {
+            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: index, row: row)) }
+        }
+        nodes.append(contentsOf: row.nodes)
     }
 
-    /// How many rows are handed out and not yet met by a `List`: a `List` or a row marks it before
+    /// How many nodes are handed out and not yet met by a `List`: a `List` or a row marks it before
     /// its content, and what its content handed out is from there on.
     @usableFromInline
     var handedOutCount: Int { handedOut.count }
 
-    /// Forgets the rows handed out from `mark` on: the content they were handed out to is built.
+    /// Forgets the nodes handed out from `mark` on: the content they were handed out to is built.
     @usableFromInline
     func forgetHandedOut(from mark: Int) {
         if mark < handedOut.count { handedOut.removeSubrange(mark...) }
@@ -172,28 +204,22 @@ final class RowMemo: @unchecked Sendable {
     /// The list item `List` puts around `node`: for a node of a kept row (a row given back), the one
     /// made around it before, or `wrap`'s, kept with the row; for any other node, `wrap`'s. So a row
     /// given back is its list's item too, and comparing it with the previous view stops at once.
-    /// `cursor` is where `node` is looked for first: a row handed out to the list's content and a node in it.
+    /// `cursor` is where among the nodes handed out `node` is looked for first.
     @usableFromInline
-    func listItem(around node: ViewNode, cursor: inout (row: Int, node: Int), _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
+    func listItem(around node: ViewNode, cursor: inout Int, _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
         guard let box = node.boxAddress else { return wrap(node) }
         let row: Row
         let index: Int
-        if cursor.row < handedOut.count, case let next = handedOut[cursor.row].row,
-           cursor.node < next.nodes.count, next.nodes[cursor.node].boxAddress == box {
-            (row, index) = (next, cursor.node)
-            cursor.node += 1
-            if cursor.node == next.nodes.count { cursor = (cursor.row + 1, 0) }
+        if cursor < handedOut.count, handedOut[cursor].box == box {
+            (row, index) = (handedOut[cursor].row, handedOut[cursor].index)
+            cursor += 1
         } else if let found = rowsByNode[box], let position = found.nodes.firstIndex(where: { $0.boxAddress == box }) {
             (row, index) = (found, position)
         } else {
             return wrap(node)
         }
-        if let item = row.listItems[index] {
-            listItemsReused += 1
-            return item
-        }
-        let item = wrap(node)
-        row.listItems[index] = item
+        let (item, reused) = row.listItem(at: index) { wrap(node) }
+        if reused { listItemsReused += 1 }
         return item
     }
 

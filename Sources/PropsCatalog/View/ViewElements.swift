@@ -99,7 +99,7 @@ public struct List: ViewConvertible {
             return
         }
         let mark = memo.handedOutCount
-        var cursor = (row: mark, node: 0)
+        var cursor = mark
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
             return memo.listItem(around: node, cursor: &cursor) { .listItem(isSelected: false, command: nil, [$0]) }
@@ -154,11 +154,43 @@ public struct ForEach: ViewConvertible {
             self.init(elements, content)
             return
         }
-        self.init(elements) { element in
-            if let kept = withUnsafeBytes(of: element, { memo.keptNodes(for: $0, in: rows) }) { return kept }
-            let mark = memo.handedOutCount
-            return memo.keep(element, nodes: content(element), in: rows, handedOutBefore: mark)
+        // An array's elements are read where they are: a copy of each would retain what it holds.
+        let stored: [ViewNode]? = elements.withContiguousStorageIfAvailable { buffer in
+            var nodes: [ViewNode] = []
+            nodes.reserveCapacity(buffer.count)
+            for index in buffer.indices {
+                Self.appendRow(of: buffer.baseAddress! + index, memo: memo, rows: rows, content, to: &nodes)
+            }
+            return nodes
         }
+        if let stored {
+            self.init(made: stored)
+            return
+        }
+        var nodes: [ViewNode] = []
+        nodes.reserveCapacity(elements.underestimatedCount)
+        for element in elements {
+            withUnsafePointer(to: element) { Self.appendRow(of: $0, memo: memo, rows: rows, content, to: &nodes) }
+        }
+        self.init(made: nodes)
+    }
+
+    @usableFromInline
+    init(made nodes: [ViewNode]) {
+        viewNodes = nodes
+    }
+
+    /// Appends to `nodes` the row of the element at `element`: the one kept for an identical element,
+    /// or `content`'s, kept.
+    @inlinable
+    static func appendRow<Element>(
+        of element: UnsafePointer<Element>, memo: RowMemo, rows: RowMemo.SiteRows, _ content: (Element) -> [ViewNode],
+        to nodes: inout [ViewNode]
+    ) {
+        let bytes = UnsafeRawBufferPointer(start: element, count: MemoryLayout<Element>.size)
+        guard !memo.appendKeptNodes(for: bytes, in: rows, to: &nodes) else { return }
+        let mark = memo.handedOutCount
+        memo.keep(element.pointee, nodes: content(element.pointee), in: rows, handedOutBefore: mark, appendingTo: &nodes)
     }
 }
 
