@@ -108,6 +108,52 @@ import Testing
         #expect(memo.rowStatistics == (kept: 0, built: 0, reused: 0, listItemsReused: 0))
     }
 
+    /// A list whose content mixes rows of two nodes, a node of no row, rows with a list of their own
+    /// (a memoizing `ForEach` inside a row) and a `ForEach` over a sequence that is not an array: the
+    /// view is always plain `ForEach`'s, and the items around rows given back are given back too.
+    @ViewBuilder
+    static func mixedView(_ props: Board, memoizing: Bool) -> [ViewNode] {
+        List {
+            Text(props.heading)
+            if memoizing {
+                ForEach(memoizing: props.entries) { entry in
+                    Text(entry.title)
+                    List { ForEach(memoizing: entry.tags) { tag in Text(tag) } }
+                }
+                ForEach(memoizing: props.entries.lazy.filter(\.done)) { entry in Badge("done \(entry.id)") }
+            } else {
+                ForEach(props.entries) { entry in
+                    Text(entry.title)
+                    List { ForEach(entry.tags) { tag in Text(tag) } }
+                }
+                ForEach(props.entries.lazy.filter(\.done)) { entry in Badge("done \(entry.id)") }
+            }
+        }
+    }
+
+    @Test func mixedListContentGivesThePlainView() throws {
+        let board = RoundTripMemoTests.board(40)
+        let memoized = try AnyComponent(Component<Board>("Memo/Mixed") { Self.mixedView($0, memoizing: true) }.variant("Default", board))
+        let plain = try AnyComponent(Component<Board>("Memo/Mixed") { Self.mixedView($0, memoizing: false) }.variant("Default", board))
+        let memo = RoundTripMemo()
+        var live = try memoized.validate(memoized.variants[0].props, memo: memo).get()
+        let edits = [
+            #"{"op": "replace", "path": "/entries/7/title", "value": "Renamed"}"#,
+            #"{"op": "add", "path": "/entries/9/tags/-", "value": "new"}"#,
+            #"{"op": "replace", "path": "/entries/12/done", "value": true}"#,
+            #"{"op": "remove", "path": "/entries/0"}"#,
+            #"{"op": "replace", "path": "/heading", "value": "Renamed board"}"#,
+        ]
+        for operation in edits {
+            let before = memo.rowStatistics
+            let candidate = try Self.edit(live.props, operation)
+            live = try memoized.validate(candidate, memo: memo).get()
+            #expect(live.view == (try plain.validate(candidate).get()).view, "\(operation)")
+            // the rows given back bring their list items: at least one per row of titles kept
+            #expect(memo.rowStatistics.listItemsReused - before.listItemsReused >= 30, "\(operation): \(before) -> \(memo.rowStatistics)")
+        }
+    }
+
     /// Without a server (a snapshot, a test), `ForEach(memoizing:)` is `ForEach(_:)`.
     @Test func withoutAMemoItIsForEach() throws {
         let board = RoundTripMemoTests.board(5)

@@ -480,6 +480,30 @@ extension RoundTripMemoTests {
         #expect(byPosition == 2 * unmoved, "\(before) -> \(memo.statistics)")
     }
 
+    /// Edit after edit of one item each, every list decoded and encoded again is made from the one
+    /// before it (only the edited item decoded and encoded), and still equals validating without the memo.
+    @Test func successiveEditsOfOneItemEachStayByPosition() throws {
+        let component = try Self.component()
+        let memo = RoundTripMemo()
+        var live = try component.validate(component.variants[0].props, memo: memo).get()
+        var random = SeededGenerator(seed: 7)
+        for round in 0..<40 {
+            let list = ["left", "right"].randomElement(using: &random)!
+            let index = Int.random(in: 0..<30, using: &random)
+            let (field, value): (String, JSONValue) = [
+                ("title", .string("R\(round)")), ("priority", .integer(Int64(round))), ("done", .bool(round % 2 == 0)),
+            ].randomElement(using: &random)!
+            let patch = JSONPatch(operations: [.replace(path: JSONPointer(tokens: [list, String(index), field]), value: value)])
+            let candidate = try patch.apply(to: live.props)
+            let before = memo.statistics
+            live = try component.validate(candidate, memo: memo).get()
+            let fresh = try component.validate(candidate).get()
+            #expect(live.props.isIdentical(to: fresh.props), "round \(round)")
+            #expect(live.view == fresh.view, "round \(round)")
+            #expect(memo.statistics.foundByPosition - before.foundByPosition == 2 * 29, "round \(round): \(before) -> \(memo.statistics)")
+        }
+    }
+
     /// An item refused inside a list decoded by position fails with the error, and the coding path,
     /// that decoding the list without the memo gives; the memo keeps nothing of it.
     @Test func anItemRefusedInAListDecodedByPositionFailsAsWithoutTheMemo() throws {
