@@ -10,7 +10,10 @@ import Synchronization
 /// - encoding a value whose bits are those of a value decoded before (the memo holds that value, so
 ///   the buffers its bits point to cannot change either) gives the JSON that value encoded to, and
 ///   that is the very JSON it was decoded from when the two are identical: the round-trip check and
-///   the history diff then stop there at once.
+///   the history diff then stop there at once;
+/// - a list whose elements are stored, each, where the list decoded before stored its element at the
+///   same index is that list's value with the other elements decoded into it, and when that list
+///   encoded to its own JSON, it encodes to its own JSON but for those elements' encodings.
 ///
 /// Both rest on what the design asks of Props already: `init(from:)` and `encode(to:)` are functions
 /// of the value alone, and decoded values are not changed through references they share (a class

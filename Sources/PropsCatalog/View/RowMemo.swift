@@ -5,7 +5,8 @@
 ///
 /// A row is found by its call site, its element's type and its element's significant bytes
 /// (`SignificantBytes`: equal bytes over buffers the memo holds, so never reused or changed, are the
-/// same value). That is exact when the row is a function of its element alone, which is what
+/// same value): first the row at the element's position in the site's last render, then by a hash
+/// of those bytes. That is exact when the row is a function of its element alone, which is what
 /// `ForEach(memoizing:)` asks of its content. Rows are kept for the default environment only (a row
 /// may read the environment), and only the rows the last render used are kept.
 ///
