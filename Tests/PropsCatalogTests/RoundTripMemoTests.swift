@@ -481,13 +481,16 @@ extension RoundTripMemoTests {
     }
 
     /// Edit after edit of one item each, every list decoded and encoded again is made from the one
-    /// before it (only the edited item decoded and encoded), and still equals validating without the memo.
+    /// before it (only the edited item decoded and encoded), and still equals validating without the
+    /// memo; the sweeps of what is no longer used (every few dozen edits here) keep what the lists need.
     @Test func successiveEditsOfOneItemEachStayByPosition() throws {
         let component = try Self.component()
         let memo = RoundTripMemo()
         var live = try component.validate(component.variants[0].props, memo: memo).get()
         var random = SeededGenerator(seed: 7)
-        for round in 0..<40 {
+        let live0 = memo.statistics.entries  // what one validation of the whole props remembers
+        var largest = 0
+        for round in 0..<150 {
             let list = ["left", "right"].randomElement(using: &random)!
             let index = Int.random(in: 0..<30, using: &random)
             let (field, value): (String, JSONValue) = [
@@ -501,6 +504,17 @@ extension RoundTripMemoTests {
             #expect(live.props.isIdentical(to: fresh.props), "round \(round)")
             #expect(live.view == fresh.view, "round \(round)")
             #expect(memo.statistics.foundByPosition - before.foundByPosition == 2 * 29, "round \(round): \(before) -> \(memo.statistics)")
+            largest = max(largest, memo.statistics.entries)
+        }
+        // bounded by the sweeps: at most about twice what one validation uses, not an entry per edit
+        #expect(largest <= 2 * live0 + 64 + 8, "\(largest) entries, \(live0) for the props")
+        // and the sweeps kept the items the lists took from the lists before them: a removal, which
+        // shifts the items (no longer by position), finds each of them remembered
+        for list in ["left", "right"] {
+            let candidate = try JSONPatch(operations: [.remove(path: JSONPointer(tokens: [list, "0"]))]).apply(to: live.props)
+            let before = memo.statistics
+            live = try component.validate(candidate, memo: memo).get()
+            #expect(memo.statistics.decodesSkipped - before.decodesSkipped >= 28, "\(list): \(before) -> \(memo.statistics)")
         }
     }
 

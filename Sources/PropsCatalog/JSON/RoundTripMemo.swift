@@ -132,6 +132,14 @@ final class RoundTripTable {
         /// For an array made from `previous`'s value with only some elements decoded (see
         /// `RoundTripTable.patchElements`): the indices of those; every other element is `previous`'s.
         @exclusivity(unchecked) var anew: [Int]?
+        /// For an array: whether its parts are its elements' entries, in order, one each (element
+        /// `i` decoded, as the array's element type, from the JSON element `i`).
+        @exclusivity(unchecked) var partsLineUp = false
+
+        /// Whether this entry is a `T` decoded from `json`'s storage.
+        func isDecoded<T>(as type: T.Type, from json: JSONValue) -> Bool {
+            storageKey.type == ObjectIdentifier(T.self) && json.storageAddress == storageKey.storage && json.isObject == storageKey.isObject
+        }
 
         init<T>(_ value: T, json: JSONValue, storageKey: StorageKey, bitsKey: BitsKey, used: Int) {
             self.json = json
@@ -181,6 +189,7 @@ final class RoundTripTable {
         let previous: Entry
         let anew: [Int]
         let parts: [Entry]
+        let partsLineUp: Bool
     }
     @exclusivity(unchecked) private var patchedArray: PatchedArray?
 
@@ -195,6 +204,7 @@ final class RoundTripTable {
     /// entry it found whole was used with all its parts, which it did not look up one by one.)
     func keepCurrent() {
         if byStorage.count > 2 * used + 64 {
+            markPartsUsed()
             byStorage = byStorage.filter { $0.value.used == validation }
             byBits = byBits.filter { $0.value.used == validation }
         }
@@ -219,6 +229,18 @@ final class RoundTripTable {
         found.removeAll(keepingCapacity: true)
         patchedArray = nil
         unrepeatable = false
+    }
+
+    /// Marks as used the parts of every entry used, down to the leaves: the elements a list took
+    /// from the list before it (`patchElements`) were counted, not marked, one by one.
+    private func markPartsUsed() {
+        var pending = byStorage.values.filter { $0.used == validation }
+        while let entry = pending.popLast() {
+            for part in entry.parts where part.used != validation {
+                part.used = validation
+                pending.append(part)
+            }
+        }
     }
 
     private func use(_ entry: Entry) {
@@ -296,43 +318,57 @@ final class RoundTripTable {
     private func patchElements<Element>(
         of before: Entry, to elements: [JSONValue], _ decode: (Int, JSONValue) throws -> Element
     ) rethrows -> [Element]? {
-        guard before.storageKey.type == ObjectIdentifier([Element].self), case .array(let old) = before.json,
-              old.count == elements.count, before.parts.count == elements.count,
-              let storage = JSONValue.array(elements).storageAddress
+        guard before.storageKey.type == ObjectIdentifier([Element].self), before.partsLineUp, case .array(let old) = before.json,
+              old.count == elements.count, let storage = JSONValue.array(elements).storageAddress
         else { return nil }
-        let elementType = ObjectIdentifier(Element.self)
-        let kept = before.parts
-        // First which elements are stored where `before`'s were (only reads: nothing is retained)...
+        // First which elements are stored where `before`'s were: only the JSON arrays are read (not
+        // the entries, which line up with `before`'s elements and are this array's parts there).
         var anew: [Int] = []
-        for index in elements.indices {
-            let isObject = if case .object = elements[index] { true } else { false }
-            if let stored = elements[index].storageAddress, stored == old[index].storageAddress,
-               kept[index].storageKey == StorageKey(type: elementType, storage: stored, isObject: isObject) {
-                use(kept[index])
-            } else {
-                anew.append(index)
-            }
+        for index in elements.indices where !elements[index].isStored(like: old[index]) {
+            anew.append(index)
         }
         // ...then the others decoded into a copy of `before`'s value.
         var values = before.value(as: [Element].self)
-        var parts = kept
+        var parts = before.parts
+        var linedUp = true
         for index in anew {
             let start = found.count
             values[index] = try decode(index, elements[index])
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
-            if found.count == start + 1 {
+            if found.count == start + 1, found[start].isDecoded(as: Element.self, from: elements[index]) {
                 parts[index] = found[start]
             } else {
                 parts.append(contentsOf: found[start...])
+                linedUp = false
             }
             found.removeSubrange(start...)
         }
+        // The elements taken from `before` are used, counted rather than each marked (the sweep marks
+        // them: `markPartsUsed`); the first and last are marked, as `arrayEntry(around:)` asks them.
         let reused = elements.count - anew.count
+        used += reused
+        if let first = parts.first { use(first) }
+        if let last = parts.last { use(last) }
         decodesSkipped += reused
         foundByPosition += reused
-        patchedArray = PatchedArray(storage: storage, type: ObjectIdentifier([Element].self), previous: before, anew: anew, parts: parts)
+        patchedArray = PatchedArray(
+            storage: storage, type: ObjectIdentifier([Element].self), previous: before, anew: anew, parts: parts, partsLineUp: linedUp)
         return values
+    }
+
+    /// Whether `parts` are the entries of the elements of the JSON array `json`, in order, one each,
+    /// all of one type.
+    private static func lineUp(_ parts: [Entry], with json: JSONValue) -> Bool {
+        guard case .array(let elements) = json, parts.count == elements.count, let type = parts.first?.storageKey.type
+        else { return false }
+        for index in elements.indices {
+            let key = parts[index].storageKey
+            guard key.type == type, elements[index].storageAddress == key.storage,
+                  key.isObject == elements[index].isObject
+            else { return false }
+        }
+        return true
     }
 
     /// A remembered array whose parts are the entries of `elements`' first or last element: where
@@ -393,11 +429,13 @@ final class RoundTripTable {
             // only the first and last elements' entries are asked for their array (`arrayEntry(around:)`)
             entry.previous = patched.previous
             entry.anew = patched.anew
+            entry.partsLineUp = patched.partsLineUp && entry.parts.count == patched.parts.count
             entry.parts.first?.array = entry
             entry.parts.last?.array = entry
         } else if case .some(.some) = known.elementwise {
             entry.previous = entry.parts.first?.array ?? entry.parts.last?.array
             for part in entry.parts { part.array = entry }
+            entry.partsLineUp = Self.lineUp(entry.parts, with: json)
         }
         byStorage[storageKey] = entry
         byBits[entry.bitsKey] = entry
@@ -505,5 +543,18 @@ struct PreviousElements {
             }
             return elements
         }
+    }
+}
+
+extension JSONValue {
+    /// Whether this is an object (`[]` and `{}` share one storage address, so the kind says which).
+    fileprivate var isObject: Bool {
+        if case .object = self { true } else { false }
+    }
+
+    /// Whether this array or object shares its storage with `other`, of the same kind.
+    fileprivate func isStored(like other: JSONValue) -> Bool {
+        guard let storage = storageAddress else { return false }
+        return storage == other.storageAddress && isObject == other.isObject
     }
 }
