@@ -77,6 +77,18 @@ final class RoundTripTable {
         func hash(into hasher: inout Hasher) {
             hasher.combine(storage ^ UInt(bitPattern: type).byteSwapped ^ (isObject ? 1 : 0))
         }
+
+        init(type: ObjectIdentifier, storage: UInt, isObject: Bool) {
+            self.type = type
+            self.storage = storage
+            self.isObject = isObject
+        }
+
+        /// The key of `json` decoded as `type`; nil for a value that is no array or object.
+        init?(type: ObjectIdentifier, json: JSONValue) {
+            guard let storage = json.storageAddress else { return nil }
+            self.init(type: type, storage: storage, isObject: json.isObject)
+        }
     }
 
     private struct BitsKey: Hashable {
@@ -136,9 +148,9 @@ final class RoundTripTable {
         /// `i` decoded, as the array's element type, from the JSON element `i`).
         @exclusivity(unchecked) var partsLineUp = false
 
-        /// Whether this entry is a `T` decoded from `json`'s storage.
-        func isDecoded<T>(as type: T.Type, from json: JSONValue) -> Bool {
-            storageKey.type == ObjectIdentifier(T.self) && json.storageAddress == storageKey.storage && json.isObject == storageKey.isObject
+        /// Whether this entry is a value of `type` decoded from `json`'s storage.
+        func isDecoded(as type: ObjectIdentifier, from json: JSONValue) -> Bool {
+            storageKey == StorageKey(type: type, json: json)
         }
 
         init<T>(_ value: T, json: JSONValue, storageKey: StorageKey, bitsKey: BitsKey, used: Int) {
@@ -296,10 +308,9 @@ final class RoundTripTable {
         var values: [Element] = []
         values.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            if let before, index < before.parts.count, let storage = element.storageAddress {
+            if let before, index < before.parts.count {
                 let part = before.parts[index]
-                let isObject = if case .object = element { true } else { false }
-                if part.storageKey == StorageKey(type: elementType, storage: storage, isObject: isObject) {
+                if part.isDecoded(as: elementType, from: element) {
                     foundByPosition += 1
                     values.append(reuse(part, as: Element.self))
                     continue
@@ -336,7 +347,7 @@ final class RoundTripTable {
             values[index] = try decode(index, elements[index])
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
-            if found.count == start + 1, found[start].isDecoded(as: Element.self, from: elements[index]) {
+            if found.count == start + 1, found[start].isDecoded(as: ObjectIdentifier(Element.self), from: elements[index]) {
                 parts[index] = found[start]
             } else {
                 parts.append(contentsOf: found[start...])
@@ -362,22 +373,15 @@ final class RoundTripTable {
     private static func lineUp(_ parts: [Entry], with json: JSONValue) -> Bool {
         guard case .array(let elements) = json, parts.count == elements.count, let type = parts.first?.storageKey.type
         else { return false }
-        for index in elements.indices {
-            let key = parts[index].storageKey
-            guard key.type == type, elements[index].storageAddress == key.storage,
-                  key.isObject == elements[index].isObject
-            else { return false }
-        }
-        return true
+        return elements.indices.allSatisfy { parts[$0].isDecoded(as: type, from: elements[$0]) }
     }
 
     /// A remembered array whose parts are the entries of `elements`' first or last element: where
     /// `elements` may have been patched from.
     private func arrayEntry(around elements: [JSONValue], of elementType: ObjectIdentifier) -> Entry? {
         for element in [elements.first, elements.last] {
-            guard let element, let storage = element.storageAddress else { continue }
-            let isObject = if case .object = element { true } else { false }
-            guard let array = byStorage[StorageKey(type: elementType, storage: storage, isObject: isObject)]?.array,
+            guard let element, let key = StorageKey(type: elementType, json: element),
+                  let array = byStorage[key]?.array,
                   byStorage[array.storageKey] === array  // still remembered, and so are its parts
             else { continue }
             return array
@@ -404,13 +408,11 @@ final class RoundTripTable {
             if T.self is AnyObject.Type { unrepeatable = true }
             return value
         }
-        guard let storage = json.storageAddress else { return try decode() }
-        let isObject = if case .object = json { true } else { false }
-        let storageKey = StorageKey(type: ObjectIdentifier(T.self), storage: storage, isObject: isObject)
+        guard let storageKey = StorageKey(type: ObjectIdentifier(T.self), json: json) else { return try decode() }
         if let entry = byStorage[storageKey] { return reuse(entry, as: T.self) }
         let start = found.count
         let value = try decode()
-        let patched = patchedArray.flatMap { $0.storage == storage && $0.type == storageKey.type ? $0 : nil }
+        let patched = patchedArray.flatMap { $0.storage == storageKey.storage && $0.type == storageKey.type ? $0 : nil }
         patchedArray = nil
         guard !unrepeatable else { return value }
         let entry = Entry(value, json: json, storageKey: storageKey,
