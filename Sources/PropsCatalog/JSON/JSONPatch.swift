@@ -474,7 +474,8 @@ extension JSONValue {
         try modify(at: Array(path.tokens.dropLast())) { container throws(PatchFailure) in
             switch container {
             case .object(var members):
-                weight.add((valueWeight ?? value.fullWeight) - (members[key]?.fullWeight ?? -Self.memberWeight(key)))
+                // the value in, and the member it replaces out (or, for a new member, its name in)
+                weight.add((valueWeight ?? value.fullWeight) + (members[key].map { -$0.fullWeight } ?? Self.memberWeight(key)))
                 container = .null
                 members[key] = value
                 container = .object(members)

@@ -213,7 +213,9 @@ final class RoundTripTable {
     var count: Int { byStorage.count }
 
     /// The validation succeeded: what it did not use is forgotten once it is most of the memo. (An
-    /// entry it found whole was used with all its parts, which it did not look up one by one.)
+    /// entry it found whole was used with all its parts, which it did not look up one by one, and a
+    /// list patched from the one before used the elements it took over, which it counted: the parts
+    /// of what was used are marked before anything is forgotten.)
     func keepCurrent() {
         if byStorage.count > 2 * used + 64 {
             markPartsUsed()
@@ -335,7 +337,7 @@ final class RoundTripTable {
         // First which elements are stored where `before`'s were: only the JSON arrays are read (not
         // the entries, which line up with `before`'s elements and are this array's parts there).
         var anew: [Int] = []
-        for index in elements.indices where !elements[index].isStored(like: old[index]) {
+        for index in elements.indices where !elements[index].isAtOnceIdentical(to: old[index]) {
             anew.append(index)
         }
         // ...then the others decoded into a copy of `before`'s value.
@@ -552,11 +554,5 @@ extension JSONValue {
     /// Whether this is an object (`[]` and `{}` share one storage address, so the kind says which).
     fileprivate var isObject: Bool {
         if case .object = self { true } else { false }
-    }
-
-    /// Whether this array or object shares its storage with `other`, of the same kind.
-    fileprivate func isStored(like other: JSONValue) -> Bool {
-        guard let storage = storageAddress else { return false }
-        return storage == other.storageAddress && isObject == other.isObject
     }
 }

@@ -172,13 +172,6 @@ struct ProjectionWriter {
 }
 
 extension ViewNode {
-    /// Whether this node is the very same value as `other`: the same storage (an indirect enum's box,
-    /// never changed once made), so equal without being compared. False does not mean different.
-    func isIdentical(to other: ViewNode) -> Bool {
-        guard let box = boxAddress else { return false }
-        return box == other.boxAddress
-    }
-
     /// The nodes a projection renders inside this one, in the order of `RenderMemo` entries.
     fileprivate var renderedChildren: [ViewNode] {
         switch self {

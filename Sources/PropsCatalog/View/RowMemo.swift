@@ -44,28 +44,21 @@ final class RowMemo: @unchecked Sendable {
     fileprivate final class Row: HeldValue {
         let nodes: [ViewNode]
         @exclusivity(unchecked) var used: Int
-        /// The list item around the first node, and around each of the others (a row is usually one node).
-        @exclusivity(unchecked) private var firstListItem: ViewNode?
-        @exclusivity(unchecked) private var otherListItems: [ViewNode?]
+        /// The list item around each node, once `List` made it.
+        @exclusivity(unchecked) private var listItems: [ViewNode?]
 
         init<Element>(_ element: Element, nodes: [ViewNode], used: Int) {
             self.nodes = nodes
             self.used = used
-            otherListItems = Array(repeating: nil, count: max(nodes.count - 1, 0))
+            listItems = Array(repeating: nil, count: nodes.count)
             super.init(element)
         }
 
         /// The list item around node `index`, made by `wrap` the first time.
         func listItem(at index: Int, _ wrap: () -> ViewNode) -> (item: ViewNode, reused: Bool) {
-            if index == 0 {
-                if let item = firstListItem { return (item, true) }
-                let item = wrap()
-                firstListItem = item
-                return (item, false)
-            }
-            if let item = otherListItems[index - 1] { return (item, true) }
+            if let item = listItems[index] { return (item, true) }
             let item = wrap()
-            otherListItems[index - 1] = item
+            listItems[index] = item
             return (item, false)
         }
     }
@@ -238,13 +231,5 @@ final class RowMemo: @unchecked Sendable {
         render += 1
         used = 0
         handedOut.removeAll(keepingCapacity: true)
-    }
-}
-
-extension ViewNode {
-    /// The address of the box an indirect case is stored in (the same for a node and its copies, and
-    /// never another node's while the node is held), nil where a node is not laid out as one word.
-    var boxAddress: UInt? {
-        MemoryLayout<ViewNode>.size == MemoryLayout<UInt>.size ? unsafeBitCast(self, to: UInt.self) : nil
     }
 }
