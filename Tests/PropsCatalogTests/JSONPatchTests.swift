@@ -440,6 +440,21 @@ struct JSONPatchParsingTests {
         #expect(error.message == message)
     }
 
+    @Test(arguments: [
+        ([], ""), ([""], "/"), (["a", "0"], "/a/0"), (["a/b"], "/a~1b"), (["m~n"], "/m~0n"),
+        (["~1"], "/~01"), (["/~/"], "/~1~0~1"), (["é/ü", "x"], "/é~1ü/x"), (["", ""], "//"),
+    ])
+    func pointerTextEscapesEveryTildeAndSlash(tokens: [String], text: String) throws {
+        let pointer = JSONPointer(tokens: tokens)
+        #expect(pointer.description == text)
+        #expect(try JSONPointer(parsing: text) == pointer)
+    }
+
+    @Test(arguments: ["a", "/~", "/a~", "/~2", "/a/~x/b", "/é~é"])
+    func pointerTextWithAnUnescapedTildeOrNoLeadingSlashIsRefused(text: String) {
+        #expect(throws: JSONPointerError.self) { try JSONPointer(parsing: text) }
+    }
+
     @Test func malformedErrorCarriesIndexAndPath() throws {
         let patchJSON = try json(#"[{ "op": "test", "path": "/a", "value": 1 }, { "op": "add", "path": "/b/c" }]"#)
         let error = try #require(throws: JSONPatchError.self) { try JSONPatch(json: patchJSON) }

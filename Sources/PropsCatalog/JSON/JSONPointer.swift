@@ -11,27 +11,59 @@ package struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// Parses the pointer syntax: empty, or `/`-separated tokens with `~1` for `/` and `~0` for `~`.
     package init(parsing text: String) throws(JSONPointerError) {
         guard !text.isEmpty else { self.tokens = []; return }
-        guard text.first == "/" else { throw JSONPointerError(pointer: text, reason: "a JSON Pointer starts with '/'") }
+        guard text.utf8.first == UInt8(ascii: "/") else { throw JSONPointerError(pointer: text, reason: "a JSON Pointer starts with '/'") }
+        // Read as UTF-8 bytes: '/', '~', '0' and '1' are ASCII, so they never occur inside another character.
         var tokens: [String] = []
-        for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var token = ""
-            var iterator = raw.makeIterator()
-            while let character = iterator.next() {
-                guard character == "~" else { token.append(character); continue }
-                switch iterator.next() {
-                case "0": token.append("~")
-                case "1": token.append("/")
-                default: throw JSONPointerError(pointer: text, reason: "'~' must be followed by '0' or '1'")
-                }
-            }
-            tokens.append(token)
+        var remaining = text.utf8.dropFirst()
+        while true {
+            let end = remaining.firstIndex(of: UInt8(ascii: "/")) ?? remaining.endIndex
+            tokens.append(try Self.unescaped(remaining[remaining.startIndex..<end], in: text))
+            guard end < remaining.endIndex else { break }
+            remaining = remaining[remaining.index(after: end)...]
         }
         self.tokens = tokens
     }
 
+    /// A reference token's text: `~0` read as `~`, `~1` as `/`.
+    private static func unescaped(_ raw: Substring.UTF8View, in text: String) throws(JSONPointerError) -> String {
+        guard raw.contains(UInt8(ascii: "~")) else { return String(Substring(raw)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var iterator = raw.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "~") else { bytes.append(byte); continue }
+            switch iterator.next() {
+            case UInt8(ascii: "0"): bytes.append(UInt8(ascii: "~"))
+            case UInt8(ascii: "1"): bytes.append(UInt8(ascii: "/"))
+            default: throw JSONPointerError(pointer: text, reason: "'~' must be followed by '0' or '1'")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The escaped pointer text.
     package var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        var text = ""
+        for token in tokens {
+            text.append("/")
+            Self.appendEscaped(token, to: &text)
+        }
+        return text
+    }
+
+    /// Appends `token` with `~` written `~0` and `/` written `~1`; a token with neither (nearly all) in one piece.
+    private static func appendEscaped(_ token: String, to text: inout String) {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            text.append(token)
+            return
+        }
+        for character in token.unicodeScalars {
+            switch character {
+            case "~": text.append("~0")
+            case "/": text.append("~1")
+            default: text.unicodeScalars.append(character)
+            }
+        }
     }
 
     /// This pointer with one more token.
@@ -55,13 +87,6 @@ package struct JSONPointerError: Error, Sendable, Equatable, CustomStringConvert
     package let pointer: String
     package let reason: String
     package var description: String { "invalid JSON Pointer '\(pointer)': \(reason)" }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
 }
 
 extension JSONValue {
