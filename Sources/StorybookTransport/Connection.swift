@@ -6,7 +6,7 @@ final class Connection {
     /// The HTTP transaction in progress, if any.
     var exchange: HTTPExchange?
     /// Set once the connection is a WebSocket.
-    var webSocket: WebSocketSession?
+    @exclusivity(unchecked) var webSocket: WebSocketSession?  // loop thread only; read once per delivery
 
     init(id: ConnectionID, wsi: OpaquePointer) {
         self.id = id

@@ -31,12 +31,12 @@ final class ServiceLoop {
     /// timeout, plus the round in which the wait started.
     let stalledAfterRounds: Int
     /// Counts housekeeping runs; the clock of the write watchdogs.
-    var housekeepingRound = 0
+    @exclusivity(unchecked) var housekeepingRound = 0
     /// Fires `runHousekeeping` (slow-client checks, the shutdown deadline).
     private(set) lazy var housekeepingTimer = LoopTimer { [unowned self] in runHousekeeping() }
     var context: OpaquePointer?
     var vhost: OpaquePointer?
-    var connections = ConnectionRegistry()
+    @exclusivity(unchecked) var connections = ConnectionRegistry()
     /// The coalescing keys of `send` commands, as numbers for the per-connection queues.
     var coalescingKeys = CoalescingKey.Table()
     var lifecycle = Lifecycle.serving

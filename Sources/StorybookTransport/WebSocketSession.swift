@@ -2,7 +2,10 @@
 /// stands. Loop-thread only.
 ///
 /// A class, so the loop mutates the one record in place on every delivery instead of copying it out of
-/// its connection and back.
+/// its connection and back. The properties every delivery reads or changes are
+/// `@exclusivity(unchecked)`: only the loop thread touches them, each in one statement that calls
+/// nothing else on the session, so two accesses never overlap, and the runtime check (a few dozen
+/// instructions each, several times per delivery) is left out.
 final class WebSocketSession {
     /// How far the closing handshake has come (RFC 6455 7).
     enum Closing: Equatable {
@@ -19,21 +22,21 @@ final class WebSocketSession {
 
     let upgrade: UpgradeRequest
     var reader: WebSocketReader
-    var outbound: OutboundQueue<OutboundFrame, CoalescingKey>
+    @exclusivity(unchecked) var outbound: OutboundQueue<OutboundFrame, CoalescingKey>
     /// The pong answering the latest ping, written before the next queued message. One at most: a
     /// client that floods pings gets one pong for the pings of a read (RFC 6455 5.5.3 allows answering
     /// only the latest), and its pings cannot grow the server's memory.
-    var pong: OutboundFrame?
+    @exclusivity(unchecked) var pong: OutboundFrame?
     /// The server's keep-alive ping, when one is due.
-    var ping: OutboundFrame?
+    @exclusivity(unchecked) var ping: OutboundFrame?
     /// The last frame of a finished connection (the echo of the client's close, or the close failing
     /// the connection), once nothing else will be written.
-    var finalClose: OutboundFrame?
-    var watchdog = WriteWatchdog()
+    @exclusivity(unchecked) var finalClose: OutboundFrame?
+    @exclusivity(unchecked) var watchdog = WriteWatchdog()
     /// The close to send once `outbound` is written (at once when the transport empties the queue
     /// itself, for shutdown or overflow).
-    var pendingClose: CloseFrame?
-    var closing = Closing.open
+    @exclusivity(unchecked) var pendingClose: CloseFrame?
+    @exclusivity(unchecked) var closing = Closing.open
     /// The delegate was told the WebSocket is closed.
     var isClosed = false
     /// When the client last sent anything: a ping goes out after the ping interval of silence, and the
