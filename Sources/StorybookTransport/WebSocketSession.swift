@@ -3,9 +3,12 @@
 ///
 /// A class, so the loop mutates the one record in place on every delivery instead of copying it out of
 /// its connection and back. The properties every delivery reads or changes are
-/// `@exclusivity(unchecked)`: only the loop thread touches them, each in one statement that calls
-/// nothing else on the session, so two accesses never overlap, and the runtime check (a few dozen
-/// instructions each, several times per delivery) is left out.
+/// `@exclusivity(unchecked)` (as are `Connection.webSocket` and `ServiceLoop`'s registry and
+/// housekeeping round): only the loop thread touches them, and no access stays open across a call to
+/// the delegate or to an lws function that can run the service callback again, so two accesses never
+/// overlap and the runtime check (a few dozen instructions each, several times per delivery) is left
+/// out. Keep it so: a mutating method of `OutboundQueue`, `WriteWatchdog` or `ConnectionRegistry`
+/// must not call either.
 final class WebSocketSession {
     /// How far the closing handshake has come (RFC 6455 7).
     enum Closing: Equatable {

@@ -20,7 +20,7 @@ import Testing
         let replays = ReplayController(hub: hub) { _, work in work() }
         router = HTTPRouter(hub: hub, replays: replays, renders: RenderCache(catalog: catalog), staticFiles: nil,
                             access: AccessPolicy(token: nil, allowedOrigins: []), maxJSONDepth: 64)
-        handler = WebSocketHandler(hub: hub, replays: replays, presence: PresenceBoard(hub: hub) { _, _ in },
+        handler = WebSocketHandler(hub: hub, replays: replays, presence: PresenceBoard.sendingAtOnce(hub: hub),
                                    renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
                                    maxJSONDepth: 64, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }

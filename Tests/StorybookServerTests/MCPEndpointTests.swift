@@ -20,7 +20,7 @@ import Testing
         let catalog = try DemoCatalog.make()
         hub = StoryHub(catalog: catalog, sink: sink, logger: Logger(label: "test"))
         let renders = RenderCache(catalog: catalog)
-        let presence = PresenceBoard(hub: hub) { _, _ in }
+        let presence = PresenceBoard.sendingAtOnce(hub: hub)
         let mcp = MCPEndpoint(tools: MCPTools(hub: hub, renders: renders, presence: presence, snapshotsDirectory: nil),
                               resources: MCPResources(hub: hub, presence: presence), presence: presence, maxJSONDepth: 64)
         router = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: renders, staticFiles: nil,
@@ -213,7 +213,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-goldens-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let presence = PresenceBoard(hub: hub) { _, _ in }
+        let presence = PresenceBoard.sendingAtOnce(hub: hub)
         let tools = MCPTools(hub: hub, renders: RenderCache(catalog: hub.catalog), presence: presence, snapshotsDirectory: directory.path)
         #expect(tools.definitions.contains { $0.name == "compare_goldens" })
         let client = MCPClient(sessionID: "s", name: "t", protocolVersion: "2025-06-18", lastUsed: 0)

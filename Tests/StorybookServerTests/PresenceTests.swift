@@ -21,7 +21,9 @@ import Testing
     init() throws {
         hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         let scheduled = self.scheduled
-        presence = PresenceBoard(hub: hub, agentLinger: 0) { _, work in scheduled.add(work) }
+        // Lists are sent at once (the app queue would send them after its waiting work); expiries wait.
+        // An agent's linger is over as soon as its expiry runs, which waits for the test.
+        presence = PresenceBoard(hub: hub, agentLinger: 1e-9) { delay, work in delay == 0 ? work() : scheduled.add(work) }
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: presence, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
                                    maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
@@ -78,6 +80,38 @@ import Testing
         #expect(entry?.json["author"] == ["name": "Ada", "kind": "browser"])
     }
 
+    @Test func joinsWaitingTogetherSendOneListToEachViewer() throws {
+        let sink = RecordingSink()
+        let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
+        let later = ScheduledWork()
+        let board = PresenceBoard(hub: hub) { delay, work in
+            #expect(delay == 0)  // after the waiting work, not after a timer
+            later.add(work)
+        }
+        let handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, presence: board,
+                                       renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
+                                       maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
+        let viewers = (1...30).map { ConnectionID(raw: UInt64($0)) }
+        let lists = { (viewer: ConnectionID) in sink.received(by: viewer).filter { $0["type"] == "presence" } }
+        for viewer in viewers {
+            handler.received(Array(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#.utf8), from: viewer)
+        }
+        // 30 joins: one send, after the work already waiting (each join alone would send 30 lists)
+        #expect(later.all.count == 1)
+        #expect(viewers.allSatisfy { lists($0).isEmpty })
+        later.all[0]()
+        for viewer in viewers {
+            #expect(lists(viewer).count == 1)
+            #expect(lists(viewer).first?["viewers"]?.arrayValue?.count == 30)
+        }
+        handler.closed(viewers[0])
+        #expect(later.all.count == 2)
+        later.all[1]()
+        #expect(lists(viewers[1]).last?["viewers"]?.arrayValue?.count == 29)
+        #expect(lists(viewers[0]).count == 1)
+        withExtendedLifetime((handler, board)) {}
+    }
+
     @Test func agentsAreListedUntilTheirLingerEnds() {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: ada)
         presence.touch(agent: "mcp:1234abcd", name: "claude-code", story: story, focus: "/name")
@@ -86,6 +120,14 @@ import Testing
         #expect(expiries.count == 1)
         for work in expiries { work() }
         #expect(lastPresence(ada)?.count == 1)
+    }
+}
+
+extension PresenceBoard {
+    /// A board whose lists are sent at once, not after the app queue's waiting work, and whose agents
+    /// never expire: for tests that read presence messages right after what changed the list.
+    static func sendingAtOnce(hub: StoryHub) -> PresenceBoard {
+        PresenceBoard(hub: hub) { delay, work in if delay == 0 { work() } }
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         registry = RendererRegistry(hub: hub, logger: Logger(label: "test"))
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
-                                   presence: PresenceBoard(hub: hub) { _, _ in }, renderers: registry, maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
+                                   presence: PresenceBoard.sendingAtOnce(hub: hub), renderers: registry, maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 
     private func send(_ text: String, from connection: ConnectionID) {

@@ -16,7 +16,7 @@ import Testing
     private func handler(_ catalog: Catalog) -> WebSocketHandler {
         let hub = StoryHub(catalog: catalog, sink: sink, logger: Logger(label: "test"))
         return WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
-                                presence: PresenceBoard(hub: hub) { _, _ in }, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
+                                presence: PresenceBoard.sendingAtOnce(hub: hub), renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
                                 maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 

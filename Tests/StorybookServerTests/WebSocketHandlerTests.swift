@@ -15,7 +15,7 @@ import Testing
     init() throws {
         let hub = StoryHub(catalog: try DemoCatalog.make(), sink: sink, logger: Logger(label: "test"))
         handler = WebSocketHandler(hub: hub, replays: ReplayController(hub: hub) { _, work in work() },
-                                   presence: PresenceBoard(hub: hub) { _, _ in }, renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
+                                   presence: PresenceBoard.sendingAtOnce(hub: hub), renderers: RendererRegistry(hub: hub, logger: Logger(label: "test")),
                                    maxJSONDepth: 16, maxMessageBytes: 1 << 20, logger: Logger(label: "test"))
     }
 

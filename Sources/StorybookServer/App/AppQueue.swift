@@ -17,7 +17,9 @@ final class AppQueue: Sendable {
         queue.async(execute: work)
     }
 
+    /// Runs `work` after `delay` seconds; with no delay, after the work already waiting (no timer).
     func asyncAfter(_ delay: Double, _ work: @escaping @Sendable () -> Void) {
+        guard delay > 0 else { return queue.async(execute: work) }
         queue.asyncAfter(deadline: .now() + delay, execute: work)
     }
 

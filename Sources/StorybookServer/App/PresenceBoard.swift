@@ -8,6 +8,10 @@ import StorybookTransport
 /// list changes, every subscriber of the story gets `{"type": "presence", "story", "viewers"}`,
 /// queued with a coalescing key so a slow subscriber only ever holds the latest list.
 ///
+/// The list is sent once the app queue has done the work already waiting on it, once for all the
+/// changes made meanwhile: when many connections join or leave a story at once, each would otherwise
+/// send the whole list to all the others (n joins, n lists of up to n viewers to up to n subscribers).
+///
 /// `@unchecked Sendable`: used on the app's serial queue only; its scheduler runs expiries there too.
 final class PresenceBoard: @unchecked Sendable {
     /// Runs `work` after `delay` seconds on the app queue.
@@ -43,6 +47,9 @@ final class PresenceBoard: @unchecked Sendable {
     private var focuses: [ConnectionID: (story: String, path: String)] = [:]
     /// Story -> agent viewer id -> agent.
     private var agents: [String: [String: Agent]] = [:]
+    /// Stories whose list changed since it was last sent, in the order they changed.
+    private var unsent: [String] = []
+    private var unsentSet: Set<String> = []
 
     init(hub: StoryHub, agentLinger: TimeInterval = defaultAgentLinger, schedule: @escaping Scheduler) {
         self.hub = hub
@@ -145,9 +152,24 @@ final class PresenceBoard: @unchecked Sendable {
         return ["type": "presence", "story": .string(story), "viewers": .array(viewers(of: story).map(\.json))]
     }
 
-    /// Sends a story's viewer list to its subscribers.
+    /// Sends a story's viewer list to its subscribers, once the work already waiting on the app queue
+    /// is done (with every other change made before then).
     func publish(_ story: String) {
         hub.assertOnQueue()
-        hub.broadcast(message(for: story).serializedBytes(), story: story, coalescingKey: "presence:\(story)")
+        guard unsentSet.insert(story).inserted else { return }
+        unsent.append(story)
+        guard unsent.count == 1 else { return }  // a send is already scheduled
+        schedule(0) { [weak self] in self?.sendUnsent() }
+    }
+
+    /// Sends the list of every story that changed since the last send.
+    private func sendUnsent() {
+        hub.assertOnQueue()
+        let stories = unsent
+        unsent = []
+        unsentSet = []
+        for story in stories {
+            hub.broadcast(message(for: story).serializedBytes(), story: story, coalescingKey: "presence:\(story)")
+        }
     }
 }
