@@ -161,7 +161,7 @@ extension ServiceLoop {
     /// a waiting message's place is reported to the delegate, for the connections it happened to.
     func enqueue(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String?, dependsOnPrevious: Bool = false) {
         let key = coalescingKey.map { coalescingKeys.key(for: $0) }
-        var frame: OutboundFrame?
+        let frame = OutboundFrame(text)
         var skipped: [ConnectionID] = []
         defer {
             if let coalescingKey, !skipped.isEmpty {
@@ -172,9 +172,7 @@ extension ServiceLoop {
             guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else {
                 continue
             }
-            let shared = frame ?? OutboundFrame(text)
-            frame = shared
-            switch session.outbound.enqueue(shared, key: key) {
+            switch session.outbound.enqueue(frame, key: key) {
             case .appended where session.outbound.count == 1:
                 requestWritable(connection, session)
             case .replaced:
