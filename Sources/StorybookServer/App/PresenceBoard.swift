@@ -14,7 +14,8 @@ import StorybookTransport
 ///
 /// `@unchecked Sendable`: used on the app's serial queue only; its scheduler runs expiries there too.
 final class PresenceBoard: @unchecked Sendable {
-    /// Runs `work` after `delay` seconds on the app queue.
+    /// Runs `work` after `delay` seconds on the app queue; with a delay of 0, after the work already
+    /// waiting on it (lists are sent that way).
     typealias Scheduler = (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Void
 
     /// How long an MCP client stays listed on a story after its last call about it.
