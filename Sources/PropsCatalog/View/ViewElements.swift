@@ -94,7 +94,7 @@ public struct List: ViewConvertible {
         // In a story's render, the item around a row `ForEach(memoizing:)` gave back is given back too.
         guard let memo = RowMemo.active else {
             viewNodes = [.list(content().map { node in
-                if case .listItem = node { node } else { .listItem(isSelected: false, command: nil, [node]) }
+                if case .listItem = node { node } else { Self.item(around: node) }
             })]
             return
         }
@@ -102,10 +102,16 @@ public struct List: ViewConvertible {
         var cursor = mark
         let items = content().map { node -> ViewNode in
             if case .listItem = node { return node }
-            return memo.listItem(around: node, cursor: &cursor) { .listItem(isSelected: false, command: nil, [$0]) }
+            return memo.listItem(around: node, cursor: &cursor, Self.item(around:))
         }
         memo.forgetHandedOut(from: mark)
         viewNodes = [.list(items)]
+    }
+
+    /// The plain list item a node that is not a `ListItem` is shown in.
+    @usableFromInline
+    static func item(around node: ViewNode) -> ViewNode {
+        .listItem(isSelected: false, command: nil, [node])
     }
 }
 

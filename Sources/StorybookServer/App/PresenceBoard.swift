@@ -48,9 +48,8 @@ final class PresenceBoard: @unchecked Sendable {
     private var focuses: [ConnectionID: (story: String, path: String)] = [:]
     /// Story -> agent viewer id -> agent.
     private var agents: [String: [String: Agent]] = [:]
-    /// Stories whose list changed since it was last sent, in the order they changed.
-    private var unsent: [String] = []
-    private var unsentSet: Set<String> = []
+    /// Stories whose list changed since it was last sent; a send is scheduled while there are any.
+    private var unsent: Set<String> = []
 
     init(hub: StoryHub, agentLinger: TimeInterval = defaultAgentLinger, schedule: @escaping Scheduler) {
         self.hub = hub
@@ -157,18 +156,15 @@ final class PresenceBoard: @unchecked Sendable {
     /// is done (with every other change made before then).
     func publish(_ story: String) {
         hub.assertOnQueue()
-        guard unsentSet.insert(story).inserted else { return }
-        unsent.append(story)
-        guard unsent.count == 1 else { return }  // a send is already scheduled
+        guard unsent.insert(story).inserted, unsent.count == 1 else { return }  // else a send is already scheduled
         schedule(0) { [weak self] in self?.sendUnsent() }
     }
 
     /// Sends the list of every story that changed since the last send.
     private func sendUnsent() {
         hub.assertOnQueue()
-        let stories = unsent
+        let stories = unsent.sorted()
         unsent = []
-        unsentSet = []
         for story in stories {
             hub.broadcast(message(for: story).serializedBytes(), story: story, coalescingKey: "presence:\(story)")
         }
