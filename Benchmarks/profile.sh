@@ -11,6 +11,9 @@
 # LARGE=N profiles fanout on the story of `serve --synthetic-list N` (a list of N items, about 100 B
 # each), every patch replacing the title of item N/2 (the benchmark's P1 large row). DELTA=1 makes the
 # subscribers ask for state deltas (as the browser UI and the P1 large row do).
+# TOGGLE=SYMBOL counts only inside that function (a mangled name, `*` allowed; callgrind's
+# --toggle-collect), e.g. the app queue's work per message:
+# TOGGLE='$s15StorybookServer0A3AppC9transport_17didReceiveMessage4fromy0A9Transport0I0C_Says5UInt8VGAG12ConnectionIDVtFyyYbcfU_'
 # Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +51,7 @@ else
 fi
 
 : >"$work/profile.stdout"  # the previous run's 'Listening' line must not be read as this one's
-valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --collect-jumps=no \
+valgrind --tool=callgrind --callgrind-out-file="$out" --dump-instr=no --collect-jumps=no ${TOGGLE:+"--toggle-collect=$TOGGLE"} \
   "${argv[@]}" >"$work/profile.stdout" 2>"$work/profile.stderr" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true' EXIT

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a text is not acceptable JSON.
 package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Byte offset where parsing stopped.
@@ -23,7 +29,13 @@ package struct JSONParser {
 
     /// Parses one JSON document; trailing non-space bytes are an error.
     package static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
+        try parse(Array(bytes), maxDepth: maxDepth)
+    }
+
+    /// Parses one JSON document held in an array (every message and request body): the bytes are
+    /// read where they are, with no generic copy.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)
         parser.skipSpace()
@@ -34,6 +46,25 @@ package struct JSONParser {
     /// Parses JSON text.
     package static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    /// The string of `bytes` if they are well-formed UTF-8, nil otherwise; `isASCII` says the caller
+    /// saw no byte over 0x7F (ASCII is well-formed).
+    ///
+    /// Decoding repairs ill-formed input with U+FFFD, so the input was well-formed exactly when the
+    /// decoded string has the very same bytes. `String(validating:as:)` says the same, but through
+    /// generic code that looks up type metadata for every string it is given (about 40% of parsing a
+    /// `patch` message).
+    static func string(validatingUTF8 bytes: ArraySlice<UInt8>, isASCII: Bool = false) -> String? {
+        bytes.withUnsafeBufferPointer { input in
+            let string = String(decoding: input, as: UTF8.self)
+            guard !isASCII else { return string }
+            var decodedString = string  // `withUTF8` is mutating
+            let same = decodedString.withUTF8 { decoded in
+                decoded.count == input.count && (input.isEmpty || memcmp(decoded.baseAddress!, input.baseAddress!, input.count) == 0)
+            }
+            return same ? string : nil
+        }
     }
 
     private func error(_ reason: String) -> JSONParseError {
@@ -125,17 +156,19 @@ package struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII, most strings, needs no validation.
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let slice = bytes[start..<index]
+                let end = index
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                guard let string = Self.string(validatingUTF8: bytes[start..<end], isASCII: isASCII) else { throw error("invalid UTF-8 in string") }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         var buffer = Array(bytes[start..<index])
@@ -144,7 +177,7 @@ package struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: buffer, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                guard let string = Self.string(validatingUTF8: buffer[...]) else { throw error("invalid UTF-8 in string") }
                 return string
             case UInt8(ascii: "\\"):
                 index += 1

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Compares two builds of the storybook in time: the P1 large row's one-subscriber run, interleaved.
+
+    Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--kinds list,card] [--perf [FUNCTIONS]]
+
+Starts `serve --synthetic-list 500` from each binary (a fresh --state-dir each), then, round after
+round and binary after binary, runs `loadclient fanout` with one subscriber taking deltas at --rate
+patches/s on the long list (`/items/250/title`) and on the profile card. Prints each run's p50, p99 and
+server CPU per delivery, then the medians, so that a change too small for the full benchmark's noise
+can be judged against the build before it on the same machine in the same minutes. callgrind counts
+instructions (Benchmarks/profile.sh); this measures what a subscriber waits, cache misses included.
+With --perf, `perf record -g` samples both servers over all the runs (5 kHz, so each sample is 200 us
+of CPU) and the time per patch of each function named (demangled, matched as a substring of any frame
+of a sample's stack) is printed for both: closer than latency, since both builds meet the same load.
+Build the old binary in a worktree: `git worktree add /tmp/old REV && (cd /tmp/old && swift build -c
+release --product storybook --scratch-path .build-bench)`.
+"""
+import argparse
+import collections
+import json
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOADCLIENT = ROOT / "Benchmarks" / "build" / "loadclient"
+LIST = ("synthetic-long-list--default", "/items/250/title")
+DEFAULT_FUNCTIONS = ("StoryHub.apply(,StorySession.prepare(,Component.view(_:),PropsDecoding.decode,StorySession.commit,"
+                     "StateDelta.init,Journal.record,outlined destroy of Projections,ClientMessage.parse(_:maxDepth:)")
+
+
+def start(binary: str) -> tuple[subprocess.Popen, str]:
+    state = tempfile.mkdtemp(prefix="ab-state-")
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--synthetic-list", "500", "--state-dir", state],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
+    if not match:
+        process.kill()
+        raise SystemExit(f"{binary} did not start: {line!r}")
+    return process, match.group(1)
+
+
+def run(process: subprocess.Popen, port: str, kind: str, args) -> tuple[float, float, float, int]:
+    argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "1", "--rate", str(args.rate), "--duration",
+            str(args.seconds), "--warmup", "1", "--drain", "5", "--pid", str(process.pid), "--label", kind, "--delta"]
+    if kind == "list":
+        argv += ["--story", LIST[0], "--path", LIST[1]]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    return result["latency_us"]["p50"], result["latency_us"]["p99"], result["server_cpu_us_per_delivery"], result["sent"]
+
+
+def perf_report(data: Path, pids: dict[int, str], functions: list[str], patches: dict[str, int]) -> None:
+    """Samples per patch of each function (any frame of the stack) for each server."""
+    script = subprocess.run(f"perf script -i {data} -F pid,ip,sym 2>/dev/null | swift demangle --simplified",
+                            shell=True, capture_output=True, text=True).stdout
+    counts = {name: collections.Counter() for name in pids.values()}
+    totals = collections.Counter()
+    server, frames = None, []
+
+    def count() -> None:
+        if server is None:
+            return
+        totals[server] += 1
+        for function in functions:
+            if any(function in frame for frame in frames):
+                counts[server][function] += 1
+
+    for line in script.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            count()
+            server, frames = pids.get(int(line.split()[0])), []
+        else:
+            frames.append(line.strip())
+    count()
+    print(f"perf: {dict(totals)} samples of 200 us, {patches} patches")
+    for function in ["(all)"] + functions:
+        cells = []
+        for name in ("old", "new"):
+            samples = totals[name] if function == "(all)" else counts[name][function]
+            cells.append(f"{name} {samples * 200 / max(patches[name], 1):7.1f} us/patch ({samples})")
+        print(f"  {function[:40]:40s} " + "   ".join(cells))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rate", type=float, default=5)
+    parser.add_argument("--kinds", default="list,card")
+    parser.add_argument("--perf", nargs="?", const=DEFAULT_FUNCTIONS, default=None,
+                        help=f"sample both servers with perf; comma-separated functions (default {DEFAULT_FUNCTIONS})")
+    args = parser.parse_args()
+    subprocess.run(["make", "-C", str(ROOT / "Benchmarks"), "--quiet"], check=True)
+    kinds = args.kinds.split(",")
+    if args.perf and not shutil.which("perf"):
+        raise SystemExit("--perf needs perf: apt-get install linux-perf")
+    servers = {"old": start(args.old), "new": start(args.new)}
+    try:
+        time.sleep(1)
+        for process, port in servers.values():  # both warm before anything counts
+            run(process, port, kinds[0], argparse.Namespace(rate=args.rate, seconds=2))
+        recorder = None
+        data = Path(tempfile.mkdtemp(prefix="ab-perf-")) / "perf.data"
+        if args.perf:
+            pids = ",".join(str(process.pid) for process, _ in servers.values())
+            recorder = subprocess.Popen(["perf", "record", "-g", "-F", "5000", "-o", str(data), "-p", pids],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
+        patches = collections.Counter()
+        results = {name: {kind: [] for kind in kinds} for name in servers}
+        for round_number in range(args.rounds):
+            for name, (process, port) in servers.items():
+                for kind in kinds:
+                    p50, p99, cpu, sent = run(process, port, kind, args)
+                    results[name][kind].append((p50, p99, cpu))
+                    patches[name] += sent
+                    print(f"round {round_number + 1} {name} {kind}: p50 {p50} us, p99 {p99} us, CPU {cpu:.0f} us/patch", flush=True)
+        for kind in kinds:
+            for name in servers:
+                runs = results[name][kind]
+                print(f"{kind} {name}: median p50 {statistics.median(r[0] for r in runs):.0f} us, "
+                      f"median p99 {statistics.median(r[1] for r in runs):.0f} us, "
+                      f"median CPU {statistics.median(r[2] for r in runs):.0f} us/patch; p50s {sorted(r[0] for r in runs)}")
+            ratios = sorted(round(new[0] / old[0], 3) for old, new in zip(results["old"][kind], results["new"][kind]))
+            print(f"{kind} new/old p50, same-round ratios: {ratios}, median {statistics.median(ratios)}")
+        if recorder:
+            recorder.send_signal(signal.SIGINT)
+            recorder.wait()
+            perf_report(data, {process.pid: name for name, (process, _) in servers.items()}, args.perf.split(","), patches)
+    finally:
+        for process, _ in servers.values():
+            process.terminate()
+
+
+if __name__ == "__main__":
+    main()
