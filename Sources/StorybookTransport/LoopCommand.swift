@@ -10,3 +10,10 @@ enum LoopCommand: Sendable {
     /// Close every WebSocket with 1001 and stop the loop.
     case shutdown
 }
+
+extension LoopCommand {
+    /// Whether this is ``shutdown``, which a stopped loop drops without a word.
+    var isShutdown: Bool {
+        if case .shutdown = self { true } else { false }
+    }
+}

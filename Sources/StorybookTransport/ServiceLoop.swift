@@ -1,5 +1,11 @@
 import CLibWebSockets
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
+import Synchronization
 
 /// Everything that runs on the transport's loop thread: the lws context, the connection records and the
 /// callback handlers.
@@ -82,6 +88,11 @@ final class ServiceLoop {
         transport.shared.withLock { state in
             state.phase = .stopped
             state.mailbox.removeAll()
+        }
+        // No wake-up starts once the phase is `stopped`; one taken before may still be on its way into
+        // `lws_cancel_service` (``Transport/post(_:prepare:)``): the context must outlive it.
+        while transport.wakesInFlight.load(ordering: .acquiring) != 0 {
+            sched_yield()
         }
         loop.destroyContext()
         loop.logger.debug("transport loop ended")

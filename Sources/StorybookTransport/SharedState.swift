@@ -19,20 +19,14 @@ struct SharedState {
     /// The loop thread, until someone joins it.
     var thread: LoopThread?
 
-    /// Queues a command for the loop and wakes it; `false` when the loop is not running.
-    ///
-    /// The wake-up (`lws_cancel_service`) happens under the mutex while the phase is `running`: the loop
-    /// leaves that phase under the same mutex before it destroys the context, so the context is alive
-    /// here. The loop drains the whole mailbox on each
-    /// wake-up, so only the command that finds the mailbox empty needs to wake it.
-    mutating func post(_ command: LoopCommand) -> Bool {
-        guard case .running(let waker) = phase else { return false }
+    /// Queues a command for the loop; `accepted` is false when the loop is not running. The loop drains
+    /// the whole mailbox on each wake-up, so only the command that finds the mailbox empty needs to wake
+    /// it: that one gets the `waker`, to call once the mutex is released (``Transport/post(_:prepare:)``).
+    mutating func post(_ command: LoopCommand) -> (accepted: Bool, waker: LoopWaker?) {
+        guard case .running(let waker) = phase else { return (false, nil) }
         let wasEmpty = mailbox.isEmpty
         mailbox.append(command)
-        if wasEmpty {
-            waker.wake()
-        }
-        return true
+        return (true, wasEmpty ? waker : nil)
     }
 
     /// Takes every queued command (the loop calls this when woken).

@@ -26,6 +26,9 @@ package final class Transport: Sendable {
     package weak let delegate: (any TransportDelegate)?
     package let logger: Logger
     let shared = Mutex(SharedState())
+    /// Wake-ups taken from ``SharedState/post(_:)`` under the mutex and not finished yet: the loop waits
+    /// for none to be left before it destroys the context they wake (``ServiceLoop/run(transport:gate:)``).
+    let wakesInFlight = Atomic<Int>(0)
 
     package init(
         configuration: TransportConfiguration = TransportConfiguration(),
@@ -104,21 +107,36 @@ package final class Transport: Sendable {
     /// Idempotent; later calls return at once. Do not call it from a delegate method (on the loop thread
     /// it cannot wait for itself: it then only initiates the shutdown).
     package func shutdown() {
-        shared.withLock { state in
+        post(.shutdown) { state in
             state.shutdownRequested = true
             if case .idle = state.phase {
                 state.phase = .stopped
             }
-            _ = state.post(.shutdown)
         }
         joinLoopThread()
     }
 
-    private func post(_ command: LoopCommand) {
-        let accepted = shared.withLock { $0.post(command) }
-        if !accepted {
+    /// Queues `command` for the loop (after `prepare`, under the same lock) and wakes the loop once the
+    /// mutex is released: woken under it, the loop thread ran into the mutex still held and waited on it
+    /// for every message. The context stays alive until the wake-up is done: it is counted in
+    /// ``wakesInFlight`` while the phase is `running`, and the loop leaves that phase under the mutex,
+    /// then waits for the count to reach zero before destroying the context.
+    @discardableResult
+    private func post(_ command: LoopCommand, prepare: (inout SharedState) -> Void = { _ in }) -> Bool {
+        let (accepted, waker) = shared.withLock { state in
+            prepare(&state)
+            let posted = state.post(command)
+            if posted.waker != nil { wakesInFlight.add(1, ordering: .relaxed) }
+            return posted
+        }
+        if let waker {
+            waker.wake()
+            wakesInFlight.subtract(1, ordering: .releasing)
+        }
+        if !accepted, !command.isShutdown {
             logger.debug("transport not running; dropping command")
         }
+        return accepted
     }
 
     /// Joins the loop thread unless someone already did (or is doing it).

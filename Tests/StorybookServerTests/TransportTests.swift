@@ -469,6 +469,56 @@ struct TransportWebSocketTests {
         }
     }
 
+    /// The loop destroys its context only once no wake-up taken while it ran is left: here one is held
+    /// open by hand (as a poster between the mutex and `lws_cancel_service` holds it), and the shutdown
+    /// waits for it.
+    @Test func theContextOutlivesAWakeUpInFlight() throws {
+        var configuration = TransportConfiguration(port: 0)
+        configuration.shutdownGracePeriod = .milliseconds(50)
+        let transport = Transport(configuration: configuration, delegate: TestDelegate())
+        _ = try transport.start()
+        transport.wakesInFlight.add(1, ordering: .relaxed)
+        let race = PostingRace()
+        let stopper = try LoopThread.spawn(name: "stopper") {
+            transport.shutdown()
+            race.stop.store(true, ordering: .releasing)
+        }
+        usleep(300_000)
+        let stoppedEarly = race.stop.load(ordering: .acquiring)
+        #expect(!stoppedEarly)  // still waiting for the wake-up
+        transport.wakesInFlight.subtract(1, ordering: .releasing)
+        try waitUntil { race.stop.load(ordering: .acquiring) }
+        stopper.join()
+    }
+
+    /// Posters wake the loop after releasing the mailbox's mutex, so a wake-up can still be on its way
+    /// into `lws_cancel_service` when the loop stops: the loop must wait for it before destroying the
+    /// context. Two threads post as fast as they can while the transport shuts down, twenty times over
+    /// (a use of the destroyed context would crash here, if not every time).
+    @Test func postsRacingTheShutdownFinishBeforeTheContextIsDestroyed() throws {
+        for _ in 0..<20 {
+            var configuration = TransportConfiguration(port: 0)
+            configuration.shutdownGracePeriod = .milliseconds(50)
+            let delegate = TestDelegate()
+            let transport = Transport(configuration: configuration, delegate: delegate)
+            _ = try transport.start()
+            let race = PostingRace()
+            let posters = try (0..<2).map { _ in
+                try LoopThread.spawn(name: "poster") {
+                    while !race.stop.load(ordering: .relaxed) {
+                        transport.send(Array("x".utf8), to: ConnectionID(raw: 999_999))  // no such connection: dropped by the loop
+                        race.posted.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            try waitUntil { race.posted.load(ordering: .relaxed) > 1_000 }
+            transport.shutdown()
+            #expect(transport.wakesInFlight.load(ordering: .acquiring) == 0)
+            race.stop.store(true, ordering: .relaxed)
+            for poster in posters { poster.join() }
+        }
+    }
+
     @Test func shutdownEndsAtTheGracePeriodWhenAClientNeverAnswersTheClose() throws {
         try withTransport { transport, port, delegate in  // a grace period of 300 ms
             let silent = try TestSocket(port: port)  // never reads, never answers the close
@@ -657,6 +707,12 @@ final class TestDelegate: TransportDelegate {
     func transport(_ transport: Transport, didClose id: ConnectionID) {
         state.withLock { $0.closed.append(id) }
     }
+}
+
+/// What the posting threads of a shutdown race share.
+private final class PostingRace: Sendable {
+    let stop = Atomic<Bool>(false)
+    let posted = Atomic<Int>(0)
 }
 
 /// Starts a transport on a free loopback port with a `TestDelegate`, runs `body`, shuts it down.
