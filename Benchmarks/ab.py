@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Compares two builds of the storybook in time: the P1 large row's one-subscriber run, interleaved.
 
-    Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--kinds list,card] [--perf [FUNCTIONS]]
+    Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--kinds list,card,flood] [--perf [FUNCTIONS]]
 
 Starts `serve --synthetic-list 500` from each binary (a fresh --state-dir each), then, round after
 round and binary after binary, runs `loadclient fanout` with one subscriber taking deltas at --rate
-patches/s on the long list (`/items/250/title`) and on the profile card. Prints each run's p50, p99 and
+patches/s on the long list (`/items/250/title`) and on the profile card (`flood`: P1 flood, 100
+subscribers of the card, at most 8 patches in flight, its figure deliveries/s). Prints each run's p50, p99 and
 server CPU per delivery, then the medians, so that a change too small for the full benchmark's noise
 can be judged against the build before it on the same machine in the same minutes. callgrind counts
 instructions (Benchmarks/profile.sh); this measures what a subscriber waits, cache misses included.
@@ -30,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOADCLIENT = ROOT / "Benchmarks" / "build" / "loadclient"
 LIST = ("synthetic-long-list--default", "/items/250/title")
+FIRST = {False: "p50 us", True: "deliveries/s"}
 DEFAULT_FUNCTIONS = ("StoryHub.apply(,StorySession.prepare(,Component.view(_:),PropsDecoding.decode,StorySession.commit,"
                      "StateDelta.init,Journal.record,outlined destroy of Projections,ClientMessage.parse(_:maxDepth:)")
 
@@ -47,13 +49,19 @@ def start(binary: str) -> tuple[subprocess.Popen, str]:
 
 
 def run(process: subprocess.Popen, port: str, kind: str, args) -> tuple[float, float, float, int]:
-    argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "1", "--rate", str(args.rate), "--duration",
-            str(args.seconds), "--warmup", "1", "--drain", "5", "--pid", str(process.pid), "--label", kind, "--delta"]
+    """One run: the first figure is the p50 in us, or for `flood` the deliveries per second."""
+    if kind == "flood":  # P1 flood: 100 subscribers of the card, as fast as 8 patches in flight allow
+        argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "100", "--rate", "0", "--window", "8",
+                "--duration", str(args.seconds), "--warmup", "1", "--pid", str(process.pid), "--label", kind]
+    else:
+        argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "1", "--rate", str(args.rate), "--duration",
+                str(args.seconds), "--warmup", "1", "--drain", "5", "--pid", str(process.pid), "--label", kind, "--delta"]
     if kind == "list":
         argv += ["--story", LIST[0], "--path", LIST[1]]
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
-    return result["latency_us"]["p50"], result["latency_us"]["p99"], result["server_cpu_us_per_delivery"], result["sent"]
+    first = result["deliveries_per_s"] if kind == "flood" else result["latency_us"]["p50"]
+    return first, result["latency_us"]["p99"], result["server_cpu_us_per_delivery"], result["sent"]
 
 
 def perf_report(data: Path, pids: dict[int, str], functions: list[str], patches: dict[str, int]) -> None:
@@ -125,15 +133,17 @@ def main() -> None:
                     p50, p99, cpu, sent = run(process, port, kind, args)
                     results[name][kind].append((p50, p99, cpu))
                     patches[name] += sent
-                    print(f"round {round_number + 1} {name} {kind}: p50 {p50} us, p99 {p99} us, CPU {cpu:.0f} us/patch", flush=True)
+                    print(f"round {round_number + 1} {name} {kind}: {FIRST[kind == 'flood']} {p50:.0f}, p99 {p99} us, "
+                          f"CPU {cpu:.1f} us/delivery", flush=True)
         for kind in kinds:
+            first = FIRST[kind == "flood"]
             for name in servers:
                 runs = results[name][kind]
-                print(f"{kind} {name}: median p50 {statistics.median(r[0] for r in runs):.0f} us, "
+                print(f"{kind} {name}: median {first} {statistics.median(r[0] for r in runs):.0f}, "
                       f"median p99 {statistics.median(r[1] for r in runs):.0f} us, "
-                      f"median CPU {statistics.median(r[2] for r in runs):.0f} us/patch; p50s {sorted(r[0] for r in runs)}")
+                      f"median CPU {statistics.median(r[2] for r in runs):.1f} us/delivery; each run's {first} {sorted(r[0] for r in runs)}")
             ratios = sorted(round(new[0] / old[0], 3) for old, new in zip(results["old"][kind], results["new"][kind]))
-            print(f"{kind} new/old p50, same-round ratios: {ratios}, median {statistics.median(ratios)}")
+            print(f"{kind} new/old {first}, same-round ratios: {ratios}, median {statistics.median(ratios)}")
         if recorder:
             recorder.send_signal(signal.SIGINT)
             recorder.wait()
