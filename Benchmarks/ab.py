@@ -3,7 +3,7 @@
 
     Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--kinds list,card,flood] [--perf [FUNCTIONS]]
 
-Starts `serve --synthetic-list 500` from each binary (a fresh --state-dir each), then, round after
+Starts `serve --synthetic-list 500` from each binary (a fresh --state-dir each, bench.py's `Server`), then, round after
 round and binary after binary, runs `loadclient fanout` with one subscriber taking deltas at --rate
 patches/s on the long list (`/items/250/title`) and on the profile card (`flood`: P1 flood, 100
 subscribers of the card, at most 8 patches in flight, its figure deliveries/s). Prints each run's p50, p99 and
@@ -18,8 +18,6 @@ release --product storybook --scratch-path .build-bench)`.
 """
 import argparse
 import collections
-import json
-import re
 import shutil
 import signal
 import statistics
@@ -28,38 +26,27 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-LOADCLIENT = ROOT / "Benchmarks" / "build" / "loadclient"
-LIST = ("synthetic-long-list--default", "/items/250/title")
+from bench import LARGE_STORY, ROOT, STORY, WORK, Server, loadclient_fanout
+
+LIST_PATH = "/items/250/title"
 FIRST = {False: "p50 us", True: "deliveries/s"}
 DEFAULT_FUNCTIONS = ("StoryHub.apply(,StorySession.prepare(,Component.view(_:),PropsDecoding.decode,StorySession.commit,"
                      "StateDelta.init,Journal.record,outlined destroy of Projections,ClientMessage.parse(_:maxDepth:)")
 
 
-def start(binary: str) -> tuple[subprocess.Popen, str]:
-    state = tempfile.mkdtemp(prefix="ab-state-")
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--synthetic-list", "500", "--state-dir", state],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        process.kill()
-        raise SystemExit(f"{binary} did not start: {line!r}")
-    return process, match.group(1)
+def start(name: str, binary: str) -> Server:
+    """`serve --synthetic-list 500` with a fresh state directory, through bench.py's `Server`."""
+    state = tempfile.mkdtemp(prefix="ab-state-", dir=WORK)
+    return Server(f"ab-{name}", [binary, "serve", "--port", "0", "--synthetic-list", "500", "--state-dir", state]).start()
 
 
-def run(process: subprocess.Popen, port: str, kind: str, args) -> tuple[float, float, float, int]:
+def run(server: Server, kind: str, rate: float, seconds: float) -> tuple[float, float, float, int]:
     """One run: the first figure is the p50 in us, or for `flood` the deliveries per second."""
     if kind == "flood":  # P1 flood: 100 subscribers of the card, as fast as 8 patches in flight allow
-        argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "100", "--rate", "0", "--window", "8",
-                "--duration", str(args.seconds), "--warmup", "1", "--pid", str(process.pid), "--label", kind]
+        result = loadclient_fanout(server.port, server.pid, kind, 0, seconds, subs=100, warmup=1)
     else:
-        argv = [str(LOADCLIENT), "fanout", "--port", port, "--subs", "1", "--rate", str(args.rate), "--duration",
-                str(args.seconds), "--warmup", "1", "--drain", "5", "--pid", str(process.pid), "--label", kind, "--delta"]
-    if kind == "list":
-        argv += ["--story", LIST[0], "--path", LIST[1]]
-    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+        story, path = (LARGE_STORY, LIST_PATH) if kind == "list" else (STORY, "/name")
+        result = loadclient_fanout(server.port, server.pid, kind, rate, seconds, subs=1, warmup=1, story=story, path=path, delta=True)
     first = result["deliveries_per_s"] if kind == "flood" else result["latency_us"]["p50"]
     return first, result["latency_us"]["p99"], result["server_cpu_us_per_delivery"], result["sent"]
 
@@ -113,24 +100,24 @@ def main() -> None:
     kinds = args.kinds.split(",")
     if args.perf and not shutil.which("perf"):
         raise SystemExit("--perf needs perf: apt-get install linux-perf")
-    servers = {"old": start(args.old), "new": start(args.new)}
+    WORK.mkdir(parents=True, exist_ok=True)
+    servers = {"old": start("old", args.old), "new": start("new", args.new)}
     try:
-        time.sleep(1)
-        for process, port in servers.values():  # both warm before anything counts
-            run(process, port, kinds[0], argparse.Namespace(rate=args.rate, seconds=2))
+        for server in servers.values():  # both warm before anything counts
+            run(server, kinds[0], args.rate, 2)
         recorder = None
-        data = Path(tempfile.mkdtemp(prefix="ab-perf-")) / "perf.data"
         if args.perf:
-            pids = ",".join(str(process.pid) for process, _ in servers.values())
+            data = Path(tempfile.mkdtemp(prefix="ab-perf-", dir=WORK)) / "perf.data"
+            pids = ",".join(str(server.pid) for server in servers.values())
             recorder = subprocess.Popen(["perf", "record", "-g", "-F", "5000", "-o", str(data), "-p", pids],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(0.5)
         patches = collections.Counter()
         results = {name: {kind: [] for kind in kinds} for name in servers}
         for round_number in range(args.rounds):
-            for name, (process, port) in servers.items():
+            for name, server in servers.items():
                 for kind in kinds:
-                    p50, p99, cpu, sent = run(process, port, kind, args)
+                    p50, p99, cpu, sent = run(server, kind, args.rate, args.seconds)
                     results[name][kind].append((p50, p99, cpu))
                     patches[name] += sent
                     print(f"round {round_number + 1} {name} {kind}: {FIRST[kind == 'flood']} {p50:.0f}, p99 {p99} us, "
@@ -147,10 +134,10 @@ def main() -> None:
         if recorder:
             recorder.send_signal(signal.SIGINT)
             recorder.wait()
-            perf_report(data, {process.pid: name for name, (process, _) in servers.items()}, args.perf.split(","), patches)
+            perf_report(data, {server.pid: name for name, server in servers.items()}, args.perf.split(","), patches)
     finally:
-        for process, _ in servers.values():
-            process.terminate()
+        for server in servers.values():
+            server.stop()
 
 
 if __name__ == "__main__":
