@@ -70,7 +70,7 @@ def perf_report(data: Path, pids: dict[int, str], functions: list[str], patches:
     for line in script.splitlines():
         if not line.strip():
             continue
-        if not line[0].isspace():
+        if not line.startswith("\t"):  # a sample's pid line (right-aligned: it may start with spaces); frames start with a tab
             count()
             server, frames = pids.get(int(line.split()[0])), []
         else:

@@ -95,6 +95,63 @@ import Testing
         #expect(memo.rowStatistics.kept <= 2 * 100 + 64, "\(memo.rowStatistics)")
     }
 
+    /// Rows found again anywhere in the list (moved, copied, shifted by an insertion or a removal)
+    /// leave the memo where each position's element is known: after any of them, the view is plain
+    /// `ForEach`'s and an edit of one title builds that one row.
+    @Test func rowsFoundAfterAnyRearrangementKeepEachPositionRight() throws {
+        let memoized = try Self.component(memoizing: true)
+        let plain = try Self.component(memoizing: false)
+        let memo = RoundTripMemo()
+        var live = try memoized.validate(memoized.variants[0].props, memo: memo).get()
+        var random = SeededGenerator(seed: 18)
+        for step in 0..<60 {
+            guard case .object(let object) = live.props, case .array(let entries)? = object["entries"] else {
+                Issue.record("no entries")
+                return
+            }
+            let count = entries.count
+            let operation = switch Int.random(in: 0..<5, using: &random) {
+            case 0: #"{"op": "remove", "path": "/entries/\#(Int.random(in: 0..<count, using: &random))"}"#
+            case 1: #"{"op": "copy", "from": "/entries/\#(Int.random(in: 0..<count, using: &random))", "path": "/entries/\#(Int.random(in: 0...count, using: &random))"}"#
+            case 2: #"{"op": "move", "from": "/entries/\#(Int.random(in: 0..<count, using: &random))", "path": "/entries/\#(Int.random(in: 0..<count, using: &random))"}"#
+            case 3: #"{"op": "replace", "path": "/entries", "value": \#(JSONValue.array(Array(entries.reversed())).serialized())}"#
+            default: #"{"op": "replace", "path": "/heading", "value": "step \#(step)"}"#
+            }
+            let candidate = try Self.edit(live.props, operation)
+            live = try memoized.validate(candidate, memo: memo).get()
+            #expect(live.view == (try plain.validate(candidate).get()).view, "step \(step): \(operation)")
+            let before = memo.rowStatistics
+            let renamed = try Self.edit(live.props, #"{"op": "replace", "path": "/entries/0/title", "value": "Renamed \#(step)"}"#)
+            live = try memoized.validate(renamed, memo: memo).get()
+            #expect(live.view == (try plain.validate(renamed).get()).view, "step \(step): the rename")
+            #expect(memo.rowStatistics.built - before.built == 1, "step \(step) after \(operation): \(before) -> \(memo.rowStatistics)")
+        }
+    }
+
+    /// The elements of rows a shorter list no longer shows are let go once the renders after it
+    /// no longer need them, so a list that shrank holds no more than its rows.
+    @Test func elementsNoLongerShownAreLetGo() {
+        final class Token {}
+        struct Element {
+            let title: String
+            let token: Token
+        }
+        let memo = RowMemo()
+        var elements = (0..<200).map { Element(title: "Item \($0)", token: Token()) }
+        weak var dropped = elements[150].token
+        func render() -> [ViewNode] {
+            let nodes = RowMemo.$current.withValue(memo) { List { ForEach(memoizing: elements) { Text($0.title) } }.viewNodes }
+            memo.finishRender()
+            return nodes
+        }
+        _ = render()
+        elements.removeSubrange(10...)
+        for _ in 0..<3 { _ = render() }
+        #expect(dropped == nil)
+        #expect(render() == List { ForEach(elements) { Text($0.title) } }.viewNodes)
+        #expect(memo.rowsReused >= 10)
+    }
+
     /// Elements of a class type are never kept (a reference says nothing of what it points to).
     @Test func rowsOfClassInstancesAreAlwaysBuilt() throws {
         typealias Box = RoundTripMemoTests.Box

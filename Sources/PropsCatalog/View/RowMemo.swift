@@ -40,22 +40,34 @@ final class RowMemo: @unchecked Sendable {
     }
 
     /// A row: its element (held as its type), its nodes, and the list item `List` put around each
-    /// of them once it has.
+    /// of them once it has. The usual row, one node, keeps that node and its item in the row itself:
+    /// a row given back is then read from one place, not from the row and two arrays.
     fileprivate final class Row: HeldValue {
         let nodes: [ViewNode]
+        /// The row's node when it has exactly one.
+        let single: ViewNode?
         @exclusivity(unchecked) var used: Int
-        /// The list item around each node, once `List` made it.
+        /// The list item around `single`, once `List` made it.
+        @exclusivity(unchecked) private var singleItem: ViewNode?
+        /// The list item around each node of a row of several, once `List` made it.
         @exclusivity(unchecked) private var listItems: [ViewNode?]
 
         init<Element>(_ element: Element, nodes: [ViewNode], used: Int) {
             self.nodes = nodes
+            single = nodes.count == 1 ? nodes[0] : nil
             self.used = used
-            listItems = Array(repeating: nil, count: nodes.count)
+            listItems = nodes.count == 1 ? [] : Array(repeating: nil, count: nodes.count)
             super.init(element)
         }
 
         /// The list item around node `index`, made by `wrap` the first time.
         func listItem(at index: Int, _ wrap: () -> ViewNode) -> (item: ViewNode, reused: Bool) {
+            if single != nil {
+                if let singleItem { return (singleItem, true) }
+                let item = wrap()
+                singleItem = item
+                return (item, false)
+            }
             if let item = listItems[index] { return (item, true) }
             let item = wrap()
             listItems[index] = item
@@ -68,23 +80,49 @@ final class RowMemo: @unchecked Sendable {
     final class SiteRows {
         let layout: SignificantBytes
         @exclusivity(unchecked) fileprivate var byBits: [UInt64: Row] = [:]
-        /// The rows the render under way used, in order, and those the render before used: an
-        /// element is first compared with the one at its position last time (a list edited in one place).
+        /// The rows by position: the render under way's up to `placed`, the render before's from
+        /// there to `previousCount`. An element is first compared with the one at its position last
+        /// time (a list edited in one place), and a row found there stays where it is: an unchanged
+        /// list writes nothing, and retains and releases no row.
         @exclusivity(unchecked) fileprivate var order: [Row] = []
-        @exclusivity(unchecked) fileprivate var previousOrder: [Row] = []
-        /// The render `order` is for.
+        /// The element each row of `order` was found or built for, by position, side by side.
+        fileprivate let shown: HeldElements
+        /// How many rows the render under way placed, and how many the render before did.
+        @exclusivity(unchecked) fileprivate var placed = 0
+        @exclusivity(unchecked) fileprivate var previousCount = 0
+        /// The render `placed` counts for.
         @exclusivity(unchecked) fileprivate var render = -1
 
-        init(layout: SignificantBytes) {
+        init<Element>(layout: SignificantBytes, of type: Element.Type) {
             self.layout = layout
+            shown = HeldElements(of: Element.self)
         }
 
-        /// Starts `order` anew when `render` is another render than the one it is for.
+        /// Starts the count of rows placed anew when `render` is another render than the one it is
+        /// for, letting go of the rows and elements past the last render's.
         fileprivate func start(_ render: Int) {
             guard self.render != render else { return }
-            swap(&order, &previousOrder)
-            order.removeAll(keepingCapacity: true)
+            previousCount = placed
+            placed = 0
+            if order.count > previousCount { order.removeSubrange(previousCount...) }
+            shown.truncate(to: previousCount)
             self.render = render
+        }
+
+        /// Whether the element whose bytes are `element` is the one the row at the next position was for last time.
+        fileprivate func matchesPrevious(_ element: UnsafeRawBufferPointer) -> Bool {
+            placed < previousCount && layout.bytes(element, matchValueAt: shown.address(placed))
+        }
+
+        /// Puts `row`, for the element at `element` (when it is not the one there already), at the next position.
+        fileprivate func place(_ row: Row, for element: UnsafeRawPointer?) {
+            if let element { shown.set(placed, from: element) }
+            if placed < order.count {
+                if order[placed] !== row { order[placed] = row }
+            } else {
+                order.append(row)
+            }
+            placed += 1
         }
     }
 
@@ -122,7 +160,7 @@ final class RowMemo: @unchecked Sendable {
             return rows
         }
         guard let layout = SignificantBytes(of: Element.self) else { return nil }
-        let rows = SiteRows(layout: layout)
+        let rows = SiteRows(layout: layout, of: Element.self)
         rows.start(render)
         sites[site] = rows
         return rows
@@ -133,19 +171,19 @@ final class RowMemo: @unchecked Sendable {
     /// and hands them to ``keep(_:nodes:in:handedOutBefore:appendingTo:)``).
     @usableFromInline
     func appendKeptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows, to nodes: inout [ViewNode]) -> Bool {
-        let position = rows.order.count
         let row: Row
-        if position < rows.previousOrder.count, rows.layout.bytes(element, matchValueAt: rows.previousOrder[position].memory) {
-            row = rows.previousOrder[position]
+        if rows.matchesPrevious(element) {
+            row = rows.order[rows.placed]
+            rows.place(row, for: nil)
         } else if let found = rows.byBits[rows.layout.fold(bytes: element)], rows.layout.bytes(element, matchValueAt: found.memory) {
             row = found
+            rows.place(row, for: element.baseAddress!)
         } else {
             return false
         }
         if row.used != render { used += 1 }
         row.used = render
         rowsReused += 1
-        rows.order.append(row)
         handOut(row, to: &nodes)
         return true
     }
@@ -161,7 +199,7 @@ final class RowMemo: @unchecked Sendable {
         let replaced = rows.byBits[bits]
         let row = Row(element, nodes: made, used: render)
         rows.byBits[bits] = row
-        rows.order.append(row)
+        withUnsafePointer(to: element) { rows.place(row, for: UnsafeRawPointer($0)) }
         for node in made { if let box = node.boxAddress { rowsByNode[box] = row } }
         if replaced == nil { count += 1 }
         used += 1
@@ -171,9 +209,8 @@ final class RowMemo: @unchecked Sendable {
 
     /// Appends `row`'s nodes to `nodes`, noting each as handed out.
     private func handOut(_ row: Row, to nodes: inout [ViewNode]) {
-        if row.nodes.count == 1 {
+        if let node = row.single {
             // the usual row, appended as one (an append of an array goes through its elements' witnesses)
-            let node = row.nodes[0]
             if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: 0, row: row)) }
             nodes.append(node)
             return
