@@ -21,10 +21,24 @@ import Testing
             #expect(reused.text == fresh.text, "seed \(seed), round \(round)")
             #expect(reused.html == fresh.html, "seed \(seed), round \(round)")
             guard reused.text == fresh.text, reused.html == fresh.html else { return }
+            // the ends the memos say the outputs share with the previous ones, they do share
+            let shared = reused.sharedEnds(with: projections)
+            for (ends, old, new) in [(shared.text, projections.text, reused.text), (shared.html, projections.html, reused.html)] {
+                let (prefix, suffix) = Self.commonEnds(Array(old.utf8), Array(new.utf8))
+                #expect(ends.prefix <= prefix && ends.suffix <= suffix, "seed \(seed), round \(round): \(ends) of \((prefix, suffix))")
+            }
             copied += reused.textMemo.reused + reused.htmlMemo.reused
             projections = reused
         }
         #expect(copied > 300, "\(copied)")  // the rounds do copy rendered output
+    }
+
+    /// The longest common start and end of two byte strings, each on its own.
+    static func commonEnds(_ old: [UInt8], _ new: [UInt8]) -> (prefix: Int, suffix: Int) {
+        let shorter = min(old.count, new.count)
+        let prefix = (0..<shorter).first { old[$0] != new[$0] } ?? shorter
+        let suffix = (0..<shorter).first { old[old.count - 1 - $0] != new[new.count - 1 - $0] } ?? shorter
+        return (prefix, suffix)
     }
 
     /// Projections made from an unrelated view's still render the new view exactly.
@@ -78,6 +92,12 @@ import Testing
         // section, list, the row, its stack and its text; the other 499 rows and the badge are copied
         #expect(after.textMemo.rendered == 5 && after.htmlMemo.rendered == 5)
         #expect(after.textMemo.reused == 500 && after.htmlMemo.reused == 500)
+        // what the outputs share with the previous ones is known up to the row: the delta compares only that
+        let shared = after.sharedEnds(with: before)
+        for (ends, output) in [(shared.text, after.text), (shared.html, after.html)] {
+            #expect(ends.prefix + ends.suffix >= output.utf8.count - 300, "\(ends) of \(output.utf8.count) \(Self.commonEnds(Array((output == after.text ? before.text : before.html).utf8), Array(output.utf8)))")
+        }
+        #expect(after.sharedEnds(with: Projections(view(titles))) == (.none, .none))  // not what they were made from
 
         // the section and the list are large, so they are compared child by child (and rendered, as
         // their first lines); each row is compared whole and copied

@@ -84,6 +84,26 @@ import Testing
         }
     }
 
+    /// Ends known to be shared (any number of bytes up to the real common start and end, even in
+    /// the middle of a scalar) give the very splice found without them.
+    @Test(arguments: [false, true])
+    func knownSharedEndsGiveTheSameSplice(ascii: Bool) {
+        var generator = SeededGenerator(seed: ascii ? 3 : 4)
+        let alphabet: [Character] = ascii ? ["a", "b", "<", ">", " "] : ["a", "é", "★", "😀", "<"]
+        let base = Array((0..<3_000).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+        for _ in 0..<200 {
+            var characters = base
+            let at = Int(generator.next() % UInt64(base.count))
+            characters.replaceSubrange(at..<min(base.count, at + Int(generator.next() % 40)),
+                                       with: (0..<Int(generator.next() % 30)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            let old = String(base)
+            let new = String(characters)
+            let (prefix, suffix) = ProjectionReuseTests.commonEnds(Array(old.utf8), Array(new.utf8))
+            let known = TextSplice.SharedEnds(prefix: Int(generator.next() % UInt64(prefix + 1)), suffix: Int(generator.next() % UInt64(suffix + 1)))
+            #expect(TextSplice(from: old, to: new, sharing: known) == TextSplice(from: old, to: new), "\(known) of \((prefix, suffix))")
+        }
+    }
+
     @Test func aSpliceThatDoesNotFitIsRefused() {
         #expect(TextSplice(offset: 5, removed: 1, inserted: "x").applied(to: "abc") == nil)
         #expect(TextSplice(offset: 1, removed: 0, inserted: "x").applied(to: "😀") == nil)  // inside a surrogate pair

@@ -24,9 +24,32 @@ package struct TextSplice: Sendable, Equatable {
         self.inserted = inserted
     }
 
+    /// Bytes two strings are known to share at their start and at their end, so that finding the
+    /// splice between them starts comparing past them (a projection rendered from the one before
+    /// knows which of its bytes it copied where they were: `RenderMemo.sharedEnds`).
+    package struct SharedEnds: Sendable, Equatable {
+        /// Bytes known equal from the start of both.
+        package let prefix: Int
+        /// Bytes known equal from the end of both.
+        package let suffix: Int
+
+        package static let none = SharedEnds(prefix: 0, suffix: 0)
+
+        package init(prefix: Int, suffix: Int) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+    }
+
     /// The splice that turns `old` into `new`: the longest common start, then the longest common end
-    /// in what is left, both on scalar boundaries. Compares eight bytes at a time.
-    package init(from old: String, to new: String) {
+    /// in what is left, both on scalar boundaries. Compares eight bytes at a time, from past the
+    /// ends the strings are known to share (`known`: the same splice, found sooner).
+    package init(from old: String, to new: String, sharing known: SharedEnds = .none) {
+        self.init(comparing: old, to: new, from: known)
+        assert(known == .none || self == TextSplice(comparing: old, to: new, from: .none), "TextSplice: the shared ends \(known) are wrong")
+    }
+
+    private init(comparing old: String, to new: String, from known: SharedEnds) {
         var old = old
         var new = new
         // An ASCII string (its UTF-16 count is its UTF-8 count) needs no counting. Swift answers the
@@ -35,11 +58,11 @@ package struct TextSplice: Sendable, Equatable {
         (offset, removed, inserted) = old.withUTF8 { oldBytes in
             new.withUTF8 { newBytes in
                 let shorter = min(oldBytes.count, newBytes.count)
-                var prefix = Self.commonPrefix(oldBytes, newBytes, limit: shorter)
+                var prefix = Self.commonPrefix(oldBytes, newBytes, from: min(known.prefix, shorter), limit: shorter)
                 while prefix > 0, Self.isContinuation(oldBytes, at: prefix) || Self.isContinuation(newBytes, at: prefix) {
                     prefix -= 1
                 }
-                var suffix = Self.commonSuffix(oldBytes, newBytes, limit: shorter - prefix)
+                var suffix = Self.commonSuffix(oldBytes, newBytes, from: min(known.suffix, shorter - prefix), limit: shorter - prefix)
                 while suffix > 0, Self.isContinuation(oldBytes, at: oldBytes.count - suffix) { suffix -= 1 }
                 let oldEnd = oldBytes.count - suffix
                 let newEnd = newBytes.count - suffix
@@ -80,9 +103,9 @@ package struct TextSplice: Sendable, Equatable {
     /// Bytes compared at once by `memcmp` before the exact position is looked for.
     private static let chunk = 1024
 
-    private static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+    private static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int {
         guard let baseA = a.baseAddress, let baseB = b.baseAddress else { return 0 }
-        var index = 0
+        var index = start
         while index + chunk <= limit, memcmp(baseA + index, baseB + index, chunk) == 0 { index += chunk }
         let rawA = UnsafeRawPointer(baseA)
         let rawB = UnsafeRawPointer(baseB)
@@ -94,11 +117,11 @@ package struct TextSplice: Sendable, Equatable {
         return index
     }
 
-    private static func commonSuffix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+    private static func commonSuffix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int {
         guard let baseA = a.baseAddress, let baseB = b.baseAddress else { return 0 }
         let endA = baseA + a.count
         let endB = baseB + b.count
-        var length = 0
+        var length = start
         while length + chunk <= limit, memcmp(endA - length - chunk, endB - length - chunk, chunk) == 0 { length += chunk }
         while length + 8 <= limit,
               UnsafeRawPointer(endA - length - 8).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(endB - length - 8).loadUnaligned(as: UInt64.self) {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The output of one render of a projection, which copies the output of the nodes that equal their
 /// counterpart in the previous render (see `RenderMemo`) instead of rendering them again.
 ///
@@ -53,6 +59,16 @@ struct ProjectionWriter {
     private var pending: Range<Int>?
     private var rendered = 0
     private var reused = 0
+    /// The bytes first written that are `previous`'s at the same offsets, copied or written alike:
+    /// the start the output shares with `previous`; it grows until something else is written.
+    private var sharedPrefix = 0
+    private var prefixGrows = true
+    /// The run of writes the output ends with so far that are `previous`'s bytes all shifted alike
+    /// (copies, and text equal to the bytes there): its end shared with `previous`, once finished.
+    /// Both are followed where copies are flushed, once per run of adjacent copies, not per copy.
+    private var tailStart = 0
+    private var tailShift = 0
+    private var hasTail = false
 
     init(previous: String = "") {
         self.previous = previous
@@ -65,6 +81,14 @@ struct ProjectionWriter {
     mutating func append(_ text: String) {
         flush()
         reserveOnce()
+        if !text.isEmpty {
+            let at = output.utf8.count
+            if prefixGrows {
+                prefixGrows = sharedPrefix == at && previousHas(text, at: at)
+                if prefixGrows { sharedPrefix = at + text.utf8.count }
+            }
+            if hasTail && !previousHas(text, at: at - tailShift) { hasTail = false }
+        }
         output += text
     }
 
@@ -146,7 +170,22 @@ struct ProjectionWriter {
     /// The output and its memo, with `roots` the roots' entries.
     consuming func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
         flush()
-        return (output, RenderMemo(roots: roots, rendered: rendered, reused: reused))
+        let count = output.utf8.count
+        // the last run of copies ends the output where its bytes ended `previous`: that much is shared
+        let suffix = hasTail && tailShift == count - previous.utf8.count ? count - tailStart : 0
+        let shared = TextSplice.SharedEnds(prefix: sharedPrefix, suffix: suffix)
+        return (output, RenderMemo(roots: roots, rendered: rendered, reused: reused, sharedEnds: shared))
+    }
+
+    /// Whether `previous` has the bytes of `text` at `offset`.
+    private func previousHas(_ text: String, at offset: Int) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard offset >= 0, offset + bytes.count <= previous.utf8.count else { return false }
+            return previous.utf8.withContiguousStorageIfAvailable { old in
+                memcmp(old.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0
+            } ?? false
+        }
     }
 
     private mutating func copy(_ range: Range<Int>) {
@@ -161,6 +200,14 @@ struct ProjectionWriter {
     private mutating func flush() {
         guard let range = pending else { return }
         pending = nil
+        let at = output.utf8.count
+        if prefixGrows {
+            prefixGrows = sharedPrefix == at && range.lowerBound == at
+            if prefixGrows { sharedPrefix = range.upperBound }
+        }
+        if !hasTail || tailShift != at - range.lowerBound {
+            (hasTail, tailStart, tailShift) = (true, at, at - range.lowerBound)
+        }
         if output.isEmpty && range == 0..<previous.utf8.count {
             output = previous  // the whole previous output: shared, not copied
             return

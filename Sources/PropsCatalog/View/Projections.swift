@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The projections of one headless view.
 ///
 /// The text and HTML are rendered when the projections are made (every live version sends them);
@@ -17,13 +19,27 @@ package struct Projections: Sendable, Equatable {
     let textMemo: RenderMemo
     /// Where each node's output lies in `html`, for the next projections to copy from.
     let htmlMemo: RenderMemo
+    /// Which projections these are, and which ones they copied from (what their memos' shared ends are with).
+    private let serial: UInt64
+    private let copiedFrom: UInt64?
+
+    private static let serials = Atomic<UInt64>(0)
 
     /// The projections of `view`, copying from `previous` the output of every node equal to the
     /// node at the same position in its view: the same text and HTML as rendering all of `view`.
     package init(_ view: [ViewNode], reusing previous: Projections? = nil) {
         self.view = view
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
+        copiedFrom = previous?.serial
         (text, textMemo) = TextProjection.render(view, reusing: previous.map { ($0.view, $0.text, $0.textMemo) })
         (html, htmlMemo) = HTMLProjection.fragment(view, reusing: previous.map { ($0.view, $0.html, $0.htmlMemo) })
+    }
+
+    /// The bytes the text and the HTML share with `previous`'s at their start and end, when these
+    /// projections were made from those (`init(_:reusing:)`); nothing known otherwise.
+    package func sharedEnds(with previous: Projections) -> (text: TextSplice.SharedEnds, html: TextSplice.SharedEnds) {
+        guard copiedFrom == previous.serial else { return (.none, .none) }
+        return (textMemo.sharedEnds, htmlMemo.sharedEnds)
     }
 
     /// Projections are equal when they show the same view the same way; how they were rendered does not matter.

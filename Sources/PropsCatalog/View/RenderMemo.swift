@@ -22,4 +22,7 @@ struct RenderMemo: Sendable {
     let rendered: Int
     /// How many subtrees had their output copied from the previous render (a copied subtree counts once).
     let reused: Int
+    /// The bytes at the start and at the end of the output that are the previous render's, where
+    /// they were in it: where the splice between the two outputs starts looking (`TextSplice`).
+    var sharedEnds: TextSplice.SharedEnds = .none
 }
