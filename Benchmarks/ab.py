@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Compares two builds of the storybook in time: the P1 large row's one-subscriber run, interleaved.
 
-    Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--kinds list,card,flood] [--perf [FUNCTIONS]]
+    Benchmarks/ab.py OLD_BINARY NEW_BINARY [--rounds 5] [--seconds 10] [--rate 5] [--subs 1] [--kinds list,card,flood] [--perf [FUNCTIONS]]
 
 Starts `serve --synthetic-list 500` from each binary (a fresh --state-dir each, bench.py's `Server`), then, round after
-round and binary after binary, runs `loadclient fanout` with one subscriber taking deltas at --rate
-patches/s on the long list (`/items/250/title`) and on the profile card (`flood`: P1 flood, 100
-subscribers of the card, at most 8 patches in flight, its figure deliveries/s). Prints each run's p50, p99 and
+round and binary after binary, runs `loadclient fanout` with --subs subscribers (one by default) taking
+deltas at --rate patches/s on the long list (`/items/250/title`) and on the profile card (`--subs 100
+--rate 2 --kinds list` is the P1 large row itself; `flood`: P1 flood, 100 subscribers of the card, at
+most 8 patches in flight, its figure deliveries/s). Prints each run's p50, p99 and
 server CPU per delivery, then the medians, so that a change too small for the full benchmark's noise
 can be judged against the build before it on the same machine in the same minutes. callgrind counts
 instructions (Benchmarks/profile.sh); this measures what a subscriber waits, cache misses included.
@@ -40,13 +41,13 @@ def start(name: str, binary: str) -> Server:
     return Server(f"ab-{name}", [binary, "serve", "--port", "0", "--synthetic-list", "500", "--state-dir", state]).start()
 
 
-def run(server: Server, kind: str, rate: float, seconds: float) -> tuple[float, float, float, int]:
+def run(server: Server, kind: str, rate: float, seconds: float, subs: int = 1) -> tuple[float, float, float, int]:
     """One run: the first figure is the p50 in us, or for `flood` the deliveries per second."""
     if kind == "flood":  # P1 flood: 100 subscribers of the card, as fast as 8 patches in flight allow
         result = loadclient_fanout(server.port, server.pid, kind, 0, seconds, subs=100, warmup=1)
     else:
         story, path = (LARGE_STORY, LIST_PATH) if kind == "list" else (STORY, "/name")
-        result = loadclient_fanout(server.port, server.pid, kind, rate, seconds, subs=1, warmup=1, story=story, path=path, delta=True)
+        result = loadclient_fanout(server.port, server.pid, kind, rate, seconds, subs=subs, warmup=1, story=story, path=path, delta=True)
     first = result["deliveries_per_s"] if kind == "flood" else result["latency_us"]["p50"]
     return first, result["latency_us"]["p99"], result["server_cpu_us_per_delivery"], result["sent"]
 
@@ -92,6 +93,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rate", type=float, default=5)
+    parser.add_argument("--subs", type=int, default=1, help="subscribers of the list and the card (flood always has 100)")
     parser.add_argument("--kinds", default="list,card")
     parser.add_argument("--perf", nargs="?", const=DEFAULT_FUNCTIONS, default=None,
                         help=f"sample both servers with perf; comma-separated functions (default {DEFAULT_FUNCTIONS})")
@@ -117,7 +119,7 @@ def main() -> None:
         for round_number in range(args.rounds):
             for name, server in servers.items():
                 for kind in kinds:
-                    p50, p99, cpu, sent = run(server, kind, args.rate, args.seconds)
+                    p50, p99, cpu, sent = run(server, kind, args.rate, args.seconds, args.subs)
                     results[name][kind].append((p50, p99, cpu))
                     patches[name] += sent
                     print(f"round {round_number + 1} {name} {kind}: {FIRST[kind == 'flood']} {p50:.0f}, p99 {p99} us, "
