@@ -44,7 +44,8 @@ final class ClientLoop {
             return
         }
         loop.context = context
-        client.shared.withLock { $0.phase = .running(LoopWaker(context: context)) }
+        let waker = LoopWaker(context: context)
+        client.shared.withLock { $0.phase = .running(waker) }
         gate.publish(.success(0))
         loop.drainMailbox()  // commands posted while starting
         while !loop.finished {
@@ -54,6 +55,7 @@ final class ClientLoop {
             state.phase = .stopped
             state.mailbox.removeAll()
         }
+        waker.waitForReservedWakeUps()
         lws_context_destroy(context)
         loop.context = nil
     }

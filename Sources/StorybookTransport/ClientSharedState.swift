@@ -20,15 +20,20 @@ struct ClientSharedState {
     var attempt: UInt64 = 0
     var thread: LoopThread?
 
-    /// Queues a command and wakes the loop; false when the loop is not running.
-    mutating func post(_ command: Command) -> Bool {
-        guard case .running(let waker) = phase else {
-            if case .starting = phase { mailbox.append(command); return true }
-            return false
+    /// Queues a command for the loop (while it starts, too; dropped once it stopped). Only the command
+    /// that finds the mailbox empty needs to wake the running loop: it returns the waker with a wake-up
+    /// reserved, to make once the mutex is released (``LoopWaker/wakeReserved()``).
+    mutating func post(_ command: Command) -> LoopWaker? {
+        switch phase {
+        case .starting:
+            mailbox.append(command)
+        case .running(let waker):
+            let wasEmpty = mailbox.isEmpty
+            mailbox.append(command)
+            if wasEmpty { return waker.reserve() }
+        case .idle, .stopped:
+            break
         }
-        let wasEmpty = mailbox.isEmpty
-        mailbox.append(command)
-        if wasEmpty { waker.wake() }
-        return true
+        return nil
     }
 }

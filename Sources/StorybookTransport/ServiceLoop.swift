@@ -1,11 +1,5 @@
 import CLibWebSockets
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
-import Synchronization
 
 /// Everything that runs on the transport's loop thread: the lws context, the connection records and the
 /// callback handlers.
@@ -76,8 +70,9 @@ final class ServiceLoop {
             gate.publish(.failure(error))
             return
         }
+        let waker = LoopWaker(context: context)
         let shutdownRequested = transport.shared.withLock { state in
-            state.phase = .running(LoopWaker(context: context))
+            state.phase = .running(waker)
             return state.shutdownRequested
         }
         gate.publish(.success(port))
@@ -89,11 +84,7 @@ final class ServiceLoop {
             state.phase = .stopped
             state.mailbox.removeAll()
         }
-        // No wake-up starts once the phase is `stopped`; one taken before may still be on its way into
-        // `lws_cancel_service` (``Transport/post(_:prepare:)``): the context must outlive it.
-        while transport.wakesInFlight.load(ordering: .acquiring) != 0 {
-            sched_yield()
-        }
+        waker.waitForReservedWakeUps()
         loop.destroyContext()
         loop.logger.debug("transport loop ended")
     }

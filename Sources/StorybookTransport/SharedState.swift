@@ -21,12 +21,13 @@ struct SharedState {
 
     /// Queues a command for the loop; `accepted` is false when the loop is not running. The loop drains
     /// the whole mailbox on each wake-up, so only the command that finds the mailbox empty needs to wake
-    /// it: that one gets the `waker`, to call once the mutex is released (``Transport/post(_:prepare:)``).
+    /// it: that one gets the `waker` with a wake-up reserved, to make once the mutex is released
+    /// (``LoopWaker/wakeReserved()``).
     mutating func post(_ command: LoopCommand) -> (accepted: Bool, waker: LoopWaker?) {
         guard case .running(let waker) = phase else { return (false, nil) }
         let wasEmpty = mailbox.isEmpty
         mailbox.append(command)
-        return (true, wasEmpty ? waker : nil)
+        return (true, wasEmpty ? waker.reserve() : nil)
     }
 
     /// Takes every queued command (the loop calls this when woken).

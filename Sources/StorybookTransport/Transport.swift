@@ -26,9 +26,6 @@ package final class Transport: Sendable {
     package weak let delegate: (any TransportDelegate)?
     package let logger: Logger
     let shared = Mutex(SharedState())
-    /// Wake-ups taken from ``SharedState/post(_:)`` under the mutex and not finished yet: the loop waits
-    /// for none to be left before it destroys the context they wake (``ServiceLoop/run(transport:gate:)``).
-    let wakesInFlight = Atomic<Int>(0)
 
     package init(
         configuration: TransportConfiguration = TransportConfiguration(),
@@ -117,26 +114,16 @@ package final class Transport: Sendable {
     }
 
     /// Queues `command` for the loop (after `prepare`, under the same lock) and wakes the loop once the
-    /// mutex is released: woken under it, the loop thread ran into the mutex still held and waited on it
-    /// for every message. The context stays alive until the wake-up is done: it is counted in
-    /// ``wakesInFlight`` while the phase is `running`, and the loop leaves that phase under the mutex,
-    /// then waits for the count to reach zero before destroying the context.
-    @discardableResult
-    private func post(_ command: LoopCommand, prepare: (inout SharedState) -> Void = { _ in }) -> Bool {
+    /// mutex is released (``LoopWaker``).
+    private func post(_ command: LoopCommand, prepare: (inout SharedState) -> Void = { _ in }) {
         let (accepted, waker) = shared.withLock { state in
             prepare(&state)
-            let posted = state.post(command)
-            if posted.waker != nil { wakesInFlight.add(1, ordering: .relaxed) }
-            return posted
+            return state.post(command)
         }
-        if let waker {
-            waker.wake()
-            wakesInFlight.subtract(1, ordering: .releasing)
-        }
+        waker?.wakeReserved()
         if !accepted, !command.isShutdown {
             logger.debug("transport not running; dropping command")
         }
-        return accepted
     }
 
     /// Joins the loop thread unless someone already did (or is doing it).

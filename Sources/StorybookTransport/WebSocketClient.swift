@@ -50,34 +50,43 @@ package final class WebSocketClient: Sendable {
     /// Opens a connection to `target`, closing the current one; returns the attempt's number.
     @discardableResult
     package func connect(to target: WebSocketClientTarget) -> UInt64 {
-        shared.withLock { state in
+        var attempt: UInt64 = 0
+        post { state in
             state.attempt += 1
-            _ = state.post(.connect(state.attempt, target))
-            return state.attempt
+            attempt = state.attempt
+            return .connect(state.attempt, target)
         }
+        return attempt
     }
 
     /// Queues a text message for the current connection; dropped when it is not open.
     package func send(_ text: [UInt8]) {
-        shared.withLock { state in _ = state.post(.send(state.attempt, text)) }
+        post { state in .send(state.attempt, text) }
     }
 
     /// Closes the current connection (code 1000) without opening another.
     package func disconnect() {
-        shared.withLock { state in
+        post { state in
             state.attempt += 1
-            _ = state.post(.disconnect)
+            return .disconnect
         }
     }
 
     /// Closes the connection, stops the loop and joins its thread. Idempotent; not from an event handler.
     package func shutdown() {
-        shared.withLock { state in
+        post { state in
             state.attempt += 1
             if case .idle = state.phase { state.phase = .stopped }
-            _ = state.post(.shutdown)
+            return .shutdown
         }
         join()
+    }
+
+    /// Queues the command `make` returns (under the lock, after what it changes) and wakes the loop
+    /// once the lock is released (``LoopWaker``).
+    private func post(_ make: (inout ClientSharedState) -> ClientSharedState.Command) {
+        let waker = shared.withLock { state in state.post(make(&state)) }
+        waker?.wakeReserved()
     }
 
     /// Whether `attempt` is still the current one (events of older attempts are dropped).

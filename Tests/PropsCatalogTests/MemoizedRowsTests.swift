@@ -138,7 +138,7 @@ import Testing
         }
         let memo = RowMemo()
         var elements = (0..<200).map { Element(title: "Item \($0)", token: Token()) }
-        weak var dropped = elements[150].token
+        weak let dropped = elements[150].token
         func render() -> [ViewNode] {
             let nodes = RowMemo.$current.withValue(memo) { List { ForEach(memoizing: elements) { Text($0.title) } }.viewNodes }
             memo.finishRender()

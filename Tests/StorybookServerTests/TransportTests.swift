@@ -477,18 +477,38 @@ struct TransportWebSocketTests {
         configuration.shutdownGracePeriod = .milliseconds(50)
         let transport = Transport(configuration: configuration, delegate: TestDelegate())
         _ = try transport.start()
-        transport.wakesInFlight.add(1, ordering: .relaxed)
+        // reserved under the mutex, as a poster does
+        let waker = try #require(transport.shared.withLock { state -> LoopWaker? in
+            if case .running(let waker) = state.phase { waker.reserve() } else { nil }
+        })
+        try Self.expectShutdownWaits(for: waker) { transport.shutdown() }
+    }
+
+    /// Runs `shutdown` on another thread while `waker` has a wake-up reserved: it must not return
+    /// until the wake-up is made.
+    static func expectShutdownWaits(for waker: LoopWaker, _ shutdown: @escaping @Sendable () -> Void) throws {
         let race = PostingRace()
         let stopper = try LoopThread.spawn(name: "stopper") {
-            transport.shutdown()
+            shutdown()
             race.stopped.store(true, ordering: .releasing)
         }
         usleep(300_000)
         let stoppedEarly = race.stopped.load(ordering: .acquiring)
         #expect(!stoppedEarly)  // still waiting for the wake-up
-        transport.wakesInFlight.subtract(1, ordering: .releasing)
+        waker.wakeReserved()
         try waitUntil { race.stopped.load(ordering: .acquiring) }
         stopper.join()
+    }
+
+    /// The client's loop shares the mechanism: it too destroys its context only once the wake-up
+    /// reserved before it stopped is made.
+    @Test func theClientContextOutlivesAWakeUpInFlight() throws {
+        let client = WebSocketClient { _ in }
+        try client.start()
+        let waker = try #require(client.shared.withLock { state -> LoopWaker? in
+            if case .running(let waker) = state.phase { waker.reserve() } else { nil }
+        })
+        try Self.expectShutdownWaits(for: waker) { client.shutdown() }
     }
 
     /// Every wake-up a poster takes is given back: two threads post as fast as they can while the
@@ -501,6 +521,9 @@ struct TransportWebSocketTests {
             configuration.shutdownGracePeriod = .milliseconds(50)
             let transport = Transport(configuration: configuration, delegate: TestDelegate())
             _ = try transport.start()
+            let waker = try #require(transport.shared.withLock { state -> LoopWaker? in
+                if case .running(let waker) = state.phase { waker } else { nil }
+            })
             let race = PostingRace()
             let posters = try (0..<2).map { _ in
                 try LoopThread.spawn(name: "poster") {
@@ -517,7 +540,7 @@ struct TransportWebSocketTests {
             }
             try waitUntil(timeout: .seconds(5)) { race.stopped.load(ordering: .acquiring) }
             stopper.join()
-            #expect(transport.wakesInFlight.load(ordering: .acquiring) == 0)
+            #expect(waker.reservedCount == 0)
             race.stop.store(true, ordering: .relaxed)
             for poster in posters { poster.join() }
         }

@@ -170,9 +170,9 @@ struct ProjectionWriter {
     /// The output and its memo, with `roots` the roots' entries.
     consuming func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
         flush()
-        let count = output.utf8.count
+        let written = output.utf8.count
         // the last run of copies ends the output where its bytes ended `previous`: that much is shared
-        let suffix = hasTail && tailShift == count - previous.utf8.count ? count - tailStart : 0
+        let suffix = hasTail && tailShift == written - previous.utf8.count ? written - tailStart : 0
         let shared = TextSplice.SharedEnds(prefix: sharedPrefix, suffix: suffix)
         return (output, RenderMemo(roots: roots, rendered: rendered, reused: reused, sharedEnds: shared))
     }

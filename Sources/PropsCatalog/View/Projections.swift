@@ -35,9 +35,16 @@ package struct Projections: Sendable, Equatable {
         (html, htmlMemo) = HTMLProjection.fragment(view, reusing: previous.map { ($0.view, $0.html, $0.htmlMemo) })
     }
 
+    /// The splices that turn `previous`'s text and HTML into these (a state delta's), found from past
+    /// the ends the render knows it kept when these projections were made from those.
+    package func splices(from previous: Projections) -> (text: TextSplice, html: TextSplice) {
+        let shared = sharedEnds(with: previous)
+        return (TextSplice(from: previous.text, to: text, sharing: shared.text), TextSplice(from: previous.html, to: html, sharing: shared.html))
+    }
+
     /// The bytes the text and the HTML share with `previous`'s at their start and end, when these
     /// projections were made from those (`init(_:reusing:)`); nothing known otherwise.
-    package func sharedEnds(with previous: Projections) -> (text: TextSplice.SharedEnds, html: TextSplice.SharedEnds) {
+    func sharedEnds(with previous: Projections) -> (text: TextSplice.SharedEnds, html: TextSplice.SharedEnds) {
         guard copiedFrom == previous.serial else { return (.none, .none) }
         return (textMemo.sharedEnds, htmlMemo.sharedEnds)
     }

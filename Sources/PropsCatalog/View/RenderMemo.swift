@@ -24,5 +24,5 @@ struct RenderMemo: Sendable {
     let reused: Int
     /// The bytes at the start and at the end of the output that are the previous render's, where
     /// they were in it: where the splice between the two outputs starts looking (`TextSplice`).
-    var sharedEnds: TextSplice.SharedEnds = .none
+    let sharedEnds: TextSplice.SharedEnds
 }

@@ -18,9 +18,7 @@ struct StateDelta {
     /// The delta from the version whose projections were `previous` to the session's live version,
     /// which `cause` made.
     init(from previous: Projections, to session: StorySession, cause: HistoryEntry) {
-        let shared = session.projections.sharedEnds(with: previous)
-        let text = TextSplice(from: previous.text, to: session.projections.text, sharing: shared.text)
-        let html = TextSplice(from: previous.html, to: session.projections.html, sharing: shared.html)
+        let (text, html) = session.projections.splices(from: previous)
         var delta = JSONObjectWriter(capacity: 128 + text.inserted.utf8.count + html.inserted.utf8.count)
         delta.member("html", json: Self.splice(html))
         delta.member("props", json: cause.patch.serializedBytes())
