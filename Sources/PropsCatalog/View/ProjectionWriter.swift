@@ -118,9 +118,17 @@ struct ProjectionWriter {
         }
         rendered += 1
         var children = render(&self, match)
+        let length = count - start
+        guard length > Self.childlessEntryLimit else { return RenderMemo.Entry(start: start, length: length, children: []) }
         for index in children.indices { children[index].start -= start }
-        return RenderMemo.Entry(start: start, length: count - start, children: children)
+        return RenderMemo.Entry(start: start, length: length, children: children)
     }
+
+    /// The output size up to which a node's entry keeps no entries of its children: a node this small is
+    /// rendered again whole when it changes, which costs less than keeping its children's entries would
+    /// on every render that copies it (each copied entry is a reference counted array, retained once in
+    /// the new memo and released with the old one). A row of a long list is this small.
+    static let childlessEntryLimit = 256
 
     /// Writes `nodes`, children of a node whose previous counterpart is `parent` (a match of the same
     /// kind, so that they go at the same depth), each through `append` with its match. A child that is

@@ -5,6 +5,8 @@
 /// `.accessible` node has one child, the node it wraps). Offsets count UTF-8 bytes and an entry's
 /// `start` is relative to its parent's, so the entries of an unchanged subtree are shared as they
 /// are wherever its output moves. A few words per node: linear in the view, never a copy of the text.
+/// A node whose output is small (`ProjectionWriter.childlessEntryLimit`) has no children's entries:
+/// it is copied whole or rendered again whole.
 struct RenderMemo: Sendable {
     /// The output of one node and of its children.
     struct Entry: Sendable {
@@ -12,7 +14,7 @@ struct RenderMemo: Sendable {
         var start: Int
         /// The node's output in bytes, its children's included.
         var length: Int
-        /// The children's entries, by child index.
+        /// The children's entries, by child index; none for a small node.
         var children: [Entry]
     }
 
