@@ -125,6 +125,22 @@ final class RoundTripTable {
         }
     }
 
+    /// A part of an entry, not retained: the table holds every part of every entry it holds (the
+    /// sweep keeps the parts of what it keeps; a failed validation drops only entries it made, which
+    /// only the entries it made have as parts). So copying a list's parts, when one of its 500
+    /// items is edited, copies words, and retains and later releases none of them.
+    private struct Part {
+        private let reference: Unmanaged<Entry>
+
+        init(_ entry: Entry) {
+            reference = .passUnretained(entry)
+        }
+
+        var entry: Entry { reference.takeUnretainedValue() }
+        /// Where the entry is (or was), without reading it.
+        var address: UnsafeMutableRawPointer { reference.toOpaque() }
+    }
+
     /// A value decoded from `json`, held as its type, and once known the JSON encoding it gives.
     private final class Entry: HeldValue {
         let json: JSONValue
@@ -134,7 +150,7 @@ final class RoundTripTable {
         /// The validation that last used it.
         @exclusivity(unchecked) var used: Int
         /// The entries made or found while decoding it (its parts): used whenever it is.
-        @exclusivity(unchecked) var parts: [Entry] = []
+        @exclusivity(unchecked) var parts: [Part] = []
         /// The array entry made last with this one among its parts: where a list decoded again
         /// finds its items' entries by position instead of one lookup each.
         @exclusivity(unchecked) weak var array: Entry?
@@ -200,7 +216,7 @@ final class RoundTripTable {
         let type: ObjectIdentifier
         let previous: Entry
         let anew: [Int]
-        let parts: [Entry]
+        let parts: [Part]
         let partsLineUp: Bool
     }
     @exclusivity(unchecked) private var patchedArray: PatchedArray?
@@ -221,6 +237,7 @@ final class RoundTripTable {
             markPartsUsed()
             byStorage = byStorage.filter { $0.value.used == validation }
             byBits = byBits.filter { $0.value.used == validation }
+            assert(holdsEveryPart)
         }
         startNext()
     }
@@ -232,7 +249,15 @@ final class RoundTripTable {
             if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
             if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
         }
+        assert(holdsEveryPart)
         startNext()
+    }
+
+    /// Whether every part of every entry held is held (parts are not retained: see `Part`), checked
+    /// by address, without reading a part.
+    private var holdsEveryPart: Bool {
+        let held = Set(byStorage.values.map { Unmanaged.passUnretained($0).toOpaque() })
+        return byStorage.values.allSatisfy { $0.parts.allSatisfy { held.contains($0.address) } }
     }
 
     private func startNext() {
@@ -250,9 +275,9 @@ final class RoundTripTable {
     private func markPartsUsed() {
         var pending = byStorage.values.filter { $0.used == validation }
         while let entry = pending.popLast() {
-            for part in entry.parts where part.used != validation {
-                part.used = validation
-                pending.append(part)
+            for part in entry.parts where part.entry.used != validation {
+                part.entry.used = validation
+                pending.append(part.entry)
             }
         }
     }
@@ -261,7 +286,7 @@ final class RoundTripTable {
         guard entry.used != validation else { return }
         entry.used = validation
         used += 1
-        for part in entry.parts { use(part) }
+        for part in entry.parts { use(part.entry) }
     }
 
     private func facts(of type: Any.Type) -> TypeFacts {
@@ -311,7 +336,7 @@ final class RoundTripTable {
         values.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             if let before, index < before.parts.count {
-                let part = before.parts[index]
+                let part = before.parts[index].entry
                 if part.isDecoded(as: elementType, from: element) {
                     foundByPosition += 1
                     values.append(reuse(part, as: Element.self))
@@ -350,9 +375,9 @@ final class RoundTripTable {
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
             if found.count == start + 1, found[start].isDecoded(as: ObjectIdentifier(Element.self), from: elements[index]) {
-                parts[index] = found[start]
+                parts[index] = Part(found[start])
             } else {
-                parts.append(contentsOf: found[start...])
+                parts.append(contentsOf: found[start...].map(Part.init))
                 linedUp = false
             }
             found.removeSubrange(start...)
@@ -361,8 +386,8 @@ final class RoundTripTable {
         // them: `markPartsUsed`); the first and last are marked, as `arrayEntry(around:)` asks them.
         let reused = elements.count - anew.count
         used += reused
-        if let first = parts.first { use(first) }
-        if let last = parts.last { use(last) }
+        if let first = parts.first { use(first.entry) }
+        if let last = parts.last { use(last.entry) }
         decodesSkipped += reused
         foundByPosition += reused
         patchedArray = PatchedArray(
@@ -372,10 +397,10 @@ final class RoundTripTable {
 
     /// Whether `parts` are the entries of the elements of the JSON array `json`, in order, one each,
     /// all of one type.
-    private static func lineUp(_ parts: [Entry], with json: JSONValue) -> Bool {
-        guard case .array(let elements) = json, parts.count == elements.count, let type = parts.first?.storageKey.type
+    private static func lineUp(_ parts: [Part], with json: JSONValue) -> Bool {
+        guard case .array(let elements) = json, parts.count == elements.count, let type = parts.first?.entry.storageKey.type
         else { return false }
-        return elements.indices.allSatisfy { parts[$0].isDecoded(as: type, from: elements[$0]) }
+        return elements.indices.allSatisfy { parts[$0].entry.isDecoded(as: type, from: elements[$0]) }
     }
 
     /// A remembered array whose parts are the entries of `elements`' first or last element: where
@@ -420,9 +445,9 @@ final class RoundTripTable {
         let entry = Entry(value, json: json, storageKey: storageKey,
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
         if let patched {
-            entry.parts = start == found.count ? patched.parts : patched.parts + found[start...]
+            entry.parts = start == found.count ? patched.parts : patched.parts + found[start...].map(Part.init)
         } else {
-            entry.parts = Array(found[start...])
+            entry.parts = found[start...].map(Part.init)
         }
         found.removeSubrange(start...)
         found.append(entry)
@@ -434,11 +459,11 @@ final class RoundTripTable {
             entry.previous = patched.previous
             entry.anew = patched.anew
             entry.partsLineUp = patched.partsLineUp && entry.parts.count == patched.parts.count
-            entry.parts.first?.array = entry
-            entry.parts.last?.array = entry
+            entry.parts.first?.entry.array = entry
+            entry.parts.last?.entry.array = entry
         } else if case .some(.some) = known.elementwise {
-            entry.previous = entry.parts.first?.array ?? entry.parts.last?.array
-            for part in entry.parts { part.array = entry }
+            entry.previous = entry.parts.first?.entry.array ?? entry.parts.last?.entry.array
+            for part in entry.parts { part.entry.array = entry }
             entry.partsLineUp = Self.lineUp(entry.parts, with: json)
         }
         byStorage[storageKey] = entry
@@ -490,8 +515,8 @@ final class RoundTripTable {
         var shared = [JSONValue?](repeating: nil, count: elements.count)
         var count = 0
         for index in 0..<min(elements.count, previousElements.count, entry.parts.count, previous.parts.count) {
-            let part = entry.parts[index]
-            guard part === previous.parts[index], let storage = elements[index].storageAddress,
+            let part = entry.parts[index].entry
+            guard part === previous.parts[index].entry, let storage = elements[index].storageAddress,
                   storage == part.storageKey.storage, previousElements[index].storageAddress == storage
             else { continue }
             shared[index] = previousEncoded[index]
