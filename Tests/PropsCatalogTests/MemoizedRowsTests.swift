@@ -95,6 +95,25 @@ import Testing
         #expect(memo.rowStatistics.kept <= 2 * 100 + 64, "\(memo.rowStatistics)")
     }
 
+    /// Rows given back at their position are not marked used one by one; the memo's sweep marks
+    /// them, so it keeps them: a list cut to its first ten items keeps those ten rows, and reversed
+    /// afterwards it builds none.
+    @Test func rowsFoundAtTheirPositionOutliveTheSweep() throws {
+        let memoized = try Self.component(memoizing: true)
+        let plain = try Self.component(memoizing: false)
+        let memo = RoundTripMemo()
+        var props = memoized.variants[0].props
+        _ = try memoized.validate(props, memo: memo).get()
+        for _ in 10..<100 { props = try Self.edit(props, #"{"op": "remove", "path": "/entries/10"}"#) }
+        _ = try memoized.validate(props, memo: memo).get()  // 100 rows kept, 10 used: the memo sweeps
+        #expect(memo.rowStatistics.kept == 10, "\(memo.rowStatistics)")
+        for index in 0..<9 { props = try Self.edit(props, #"{"op": "move", "from": "/entries/9", "path": "/entries/\#(index)"}"#) }
+        let before = memo.rowStatistics
+        let reversed = try memoized.validate(props, memo: memo).get()
+        #expect(memo.rowStatistics.built == before.built, "\(before) -> \(memo.rowStatistics)")
+        #expect(reversed.view == (try plain.validate(props).get()).view)
+    }
+
     /// Rows found again anywhere in the list (moved, copied, shifted by an insertion or a removal)
     /// leave the memo where each position's element is known: after any of them, the view is plain
     /// `ForEach`'s and an edit of one title builds that one row.

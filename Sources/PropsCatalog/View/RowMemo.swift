@@ -48,7 +48,7 @@ final class RowMemo: @unchecked Sendable {
         let single: ViewNode?
         @exclusivity(unchecked) var used: Int
         /// The list item around `single`, once `List` made it.
-        @exclusivity(unchecked) private var singleItem: ViewNode?
+        @exclusivity(unchecked) private(set) var singleItem: ViewNode?
         /// The list item around each node of a row of several, once `List` made it.
         @exclusivity(unchecked) private var listItems: [ViewNode?]
 
@@ -75,6 +75,21 @@ final class RowMemo: @unchecked Sendable {
         }
     }
 
+    /// A row at a position of its site, with its node and that node's list item when it has one
+    /// node: a row given back at its position is read from here, side by side with its neighbours,
+    /// without reading the row itself.
+    fileprivate struct Slot {
+        let row: Row
+        let single: ViewNode?
+        var item: ViewNode?
+
+        init(_ row: Row) {
+            self.row = row
+            single = row.single
+            item = row.singleItem
+        }
+    }
+
     /// The rows of one site, and the layout of its elements.
     @usableFromInline
     final class SiteRows {
@@ -83,8 +98,9 @@ final class RowMemo: @unchecked Sendable {
         /// The rows by position: the render under way's up to `placed`, the render before's from
         /// there to `previousCount`. An element is first compared with the one at its position last
         /// time (a list edited in one place), and a row found there stays where it is: an unchanged
-        /// list writes nothing, and retains and releases no row.
-        @exclusivity(unchecked) fileprivate var order: [Row] = []
+        /// list writes nothing, and retains and releases no row. Rows found there are not marked
+        /// used one by one: `markPlacedRowsUsed` does, when the memo sweeps.
+        @exclusivity(unchecked) fileprivate var order: [Slot] = []
         /// The element each row of `order` was found or built for, by position, side by side.
         fileprivate let shown: HeldElements
         /// How many rows the render under way placed, and how many the render before did.
@@ -114,26 +130,36 @@ final class RowMemo: @unchecked Sendable {
             placed < previousCount && layout.bytes(element, matchValueAt: shown.address(placed))
         }
 
-        /// Puts `row`, for the element at `element` (when it is not the one there already), at the next position.
-        fileprivate func place(_ row: Row, for element: UnsafeRawPointer?) {
-            if let element { shown.set(placed, from: element) }
+        /// Puts `row`, for the element at `element`, at the next position.
+        fileprivate func place(_ row: Row, for element: UnsafeRawPointer) {
+            shown.set(placed, from: element)
             if placed < order.count {
-                if order[placed] !== row { order[placed] = row }
+                if order[placed].row !== row { order[placed] = Slot(row) }
             } else {
-                order.append(row)
+                order.append(Slot(row))
             }
             placed += 1
         }
+
+        /// Marks the rows the render under way placed as used in it.
+        fileprivate func markPlacedRowsUsed(in render: Int) {
+            guard self.render == render else { return }
+            for index in 0..<placed { order[index].row.used = render }
+        }
     }
 
-    /// A node of a row handed out in the render under way, with its index in the row: `List` meets
-    /// the nodes of a `ForEach(memoizing:)` in the order they were handed out. The row is not
-    /// retained: the site's `order` holds it until the render after this one starts, and the nodes
+    /// A node of a row handed out in the render under way, with its index in the row and the row's
+    /// position among its site's: `List` meets the nodes of a `ForEach(memoizing:)` in the order they
+    /// were handed out. Neither the row nor the site is retained: the memo holds the site, and the
+    /// site's `order` holds the row at `position` until the render after this one starts; the nodes
     /// handed out are forgotten when this one finishes.
     private struct HandedOut {
         let box: UInt
         let index: Int
-        unowned(unsafe) let row: Row
+        /// Whether the node is its row's only one (the usual row), whose item its slot keeps.
+        let isSingle: Bool
+        unowned(unsafe) let rows: SiteRows
+        let position: Int
     }
 
     // Unchecked for exclusive access (the runtime's checks cost a tenth of a row found again): one
@@ -171,20 +197,20 @@ final class RowMemo: @unchecked Sendable {
     /// and hands them to ``keep(_:nodes:in:handedOutBefore:appendingTo:)``).
     @usableFromInline
     func appendKeptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows, to nodes: inout [ViewNode]) -> Bool {
-        let row: Row
         if rows.matchesPrevious(element) {
-            row = rows.order[rows.placed]
-            rows.place(row, for: nil)
+            // the row at its position last time: counted, not marked, as used (it may be counted
+            // twice if it stands at two positions, which only makes the memo sweep a little later)
+            rows.placed += 1
+            used += 1
         } else if let found = rows.byBits[rows.layout.fold(bytes: element)], rows.layout.bytes(element, matchValueAt: found.memory) {
-            row = found
-            rows.place(row, for: element.baseAddress!)
+            rows.place(found, for: element.baseAddress!)
+            if found.used != render { used += 1 }
+            found.used = render
         } else {
             return false
         }
-        if row.used != render { used += 1 }
-        row.used = render
         rowsReused += 1
-        handOut(row, to: &nodes)
+        handOut(at: rows.placed - 1, of: rows, to: &nodes)
         return true
     }
 
@@ -204,19 +230,20 @@ final class RowMemo: @unchecked Sendable {
         if replaced == nil { count += 1 }
         used += 1
         rowsBuilt += 1
-        handOut(row, to: &nodes)
+        handOut(at: rows.placed - 1, of: rows, to: &nodes)
     }
 
-    /// Appends `row`'s nodes to `nodes`, noting each as handed out.
-    private func handOut(_ row: Row, to nodes: inout [ViewNode]) {
-        if let node = row.single {
+    /// Appends the nodes of the row at `position` of `rows` to `nodes`, noting each as handed out.
+    private func handOut(at position: Int, of rows: SiteRows, to nodes: inout [ViewNode]) {
+        if let node = rows.order[position].single {
             // the usual row, appended as one (an append of an array goes through its elements' witnesses)
-            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: 0, row: row)) }
+            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: 0, isSingle: true, rows: rows, position: position)) }
             nodes.append(node)
             return
         }
+        let row = rows.order[position].row
         for (index, node) in row.nodes.enumerated() {
-            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: index, row: row)) }
+            if let box = node.boxAddress { handedOut.append(HandedOut(box: box, index: index, isSingle: false, rows: rows, position: position)) }
         }
         nodes.append(contentsOf: row.nodes)
     }
@@ -239,17 +266,26 @@ final class RowMemo: @unchecked Sendable {
     @usableFromInline
     func listItem(around node: ViewNode, cursor: inout Int, _ wrap: (ViewNode) -> ViewNode) -> ViewNode {
         guard let box = node.boxAddress else { return wrap(node) }
-        let row: Row
-        let index: Int
         if cursor < handedOut.count, handedOut[cursor].box == box {
-            (row, index) = (handedOut[cursor].row, handedOut[cursor].index)
+            let handed = handedOut[cursor]
             cursor += 1
-        } else if let found = rowsByNode[box], let position = found.nodes.firstIndex(where: { $0.boxAddress == box }) {
-            (row, index) = (found, position)
-        } else {
-            return wrap(node)
+            if handed.isSingle {
+                // a one-node row: its item is read from its slot, and kept there once made
+                if let item = handed.rows.order[handed.position].item {
+                    listItemsReused += 1
+                    return item
+                }
+                let (item, reused) = handed.rows.order[handed.position].row.listItem(at: 0) { wrap(node) }
+                if reused { listItemsReused += 1 }
+                handed.rows.order[handed.position].item = item
+                return item
+            }
+            let (item, reused) = handed.rows.order[handed.position].row.listItem(at: handed.index) { wrap(node) }
+            if reused { listItemsReused += 1 }
+            return item
         }
-        let (item, reused) = row.listItem(at: index) { wrap(node) }
+        guard let found = rowsByNode[box], let index = found.nodes.firstIndex(where: { $0.boxAddress == box }) else { return wrap(node) }
+        let (item, reused) = found.listItem(at: index) { wrap(node) }
         if reused { listItemsReused += 1 }
         return item
     }
@@ -258,6 +294,7 @@ final class RowMemo: @unchecked Sendable {
     /// (a render in another environment, which uses none, forgets nothing).
     func finishRender() {
         if used > 0 && count > 2 * used + 64 {
+            for rows in sites.values { rows.markPlacedRowsUsed(in: render) }
             for (site, rows) in sites {
                 rows.byBits = rows.byBits.filter { $0.value.used == render }
                 if rows.byBits.isEmpty { sites[site] = nil }
