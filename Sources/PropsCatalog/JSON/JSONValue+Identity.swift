@@ -41,10 +41,17 @@ extension JSONValue {
     /// byte, arrays and objects by their storage only (false for two copies of the same members).
     /// What a diff skips before it builds a member's pointer; it compares the rest member by member.
     func isAtOnceIdentical(to other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.array(let first), .array(let second)): Self.shareStorage(first, second)
-        case (.object(let first), .object(let second)): Self.shareStorage(first, second)
-        default: isIdentical(to: other)
+        // One value at a time, not `switch (self, other)`: the pair is a copy of both, a retain and a
+        // release of each container's storage, which for the items of a long list are cold lines.
+        switch self {
+        case .array(let first):
+            guard case .array(let second) = other else { return false }
+            return Self.shareStorage(first, second)
+        case .object(let first):
+            guard case .object(let second) = other else { return false }
+            return Self.shareStorage(first, second)
+        default:
+            return isIdentical(to: other)
         }
     }
 
