@@ -11,20 +11,28 @@ extension JSONValue {
     /// Arrays and objects that share storage (an edit kept as sent shares every subtree it did not
     /// touch with the props it was patched from) answer at once.
     package func isIdentical(to other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.null, .null): return true
-        case (.bool(let first), .bool(let second)): return first == second
-        case (.integer(let first), .integer(let second)): return first == second
-        case (.double(let first), .double(let second)): return first.bitPattern == second.bitPattern
-        case (.exactNumber(let first), .exactNumber(let second)): return first.hasSameUTF8(as: second)
-        case (.string(let first), .string(let second)): return first.hasSameUTF8(as: second)
-        case (.array(let first), .array(let second)):
-            guard first.count == second.count else { return false }
+        // One value at a time, not `switch (self, other)`: the pair is a copy of both, a retain and a
+        // release of each one's storage (a string's, a container's), cold lines for a long list's items.
+        switch self {
+        case .null:
+            if case .null = other { return true }
+        case .bool(let first):
+            if case .bool(let second) = other { return first == second }
+        case .integer(let first):
+            if case .integer(let second) = other { return first == second }
+        case .double(let first):
+            if case .double(let second) = other { return first.bitPattern == second.bitPattern }
+        case .exactNumber(let first):
+            if case .exactNumber(let second) = other { return first.hasSameUTF8(as: second) }
+        case .string(let first):
+            if case .string(let second) = other { return first.hasSameUTF8(as: second) }
+        case .array(let first):
+            guard case .array(let second) = other, first.count == second.count else { return false }
             if Self.shareStorage(first, second) { return true }
             for index in first.indices where !first[index].isIdentical(to: second[index]) { return false }
             return true
-        case (.object(let first), .object(let second)):
-            guard first.count == second.count else { return false }
+        case .object(let first):
+            guard case .object(let second) = other, first.count == second.count else { return false }
             if Self.shareStorage(first, second) { return true }
             for (key, value) in first {
                 guard let index = second.index(forKey: key) else { return false }
@@ -32,17 +40,14 @@ extension JSONValue {
                 guard key.hasSameUTF8(as: otherKey), value.isIdentical(to: otherValue) else { return false }
             }
             return true
-        default:
-            return false
         }
+        return false
     }
 
     /// Whether the two values are identical as far as one look tells: scalars compared byte for
     /// byte, arrays and objects by their storage only (false for two copies of the same members).
     /// What a diff skips before it builds a member's pointer; it compares the rest member by member.
     func isAtOnceIdentical(to other: JSONValue) -> Bool {
-        // One value at a time, not `switch (self, other)`: the pair is a copy of both, a retain and a
-        // release of each container's storage, which for the items of a long list are cold lines.
         switch self {
         case .array(let first):
             guard case .array(let second) = other else { return false }

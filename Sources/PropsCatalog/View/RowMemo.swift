@@ -125,9 +125,12 @@ final class RowMemo: @unchecked Sendable {
             self.render = render
         }
 
-        /// Whether the element whose bytes are `element` is the one the row at the next position was for last time.
-        fileprivate func matchesPrevious(_ element: UnsafeRawBufferPointer) -> Bool {
-            placed < previousCount && layout.bytes(element, matchValueAt: shown.address(placed))
+        /// Whether the element whose bytes are `element` is the one the row at the next position was
+        /// for last time; if so, that row stays where it is and the next position is the one after.
+        fileprivate func keepsPlace(for element: UnsafeRawBufferPointer) -> Bool {
+            guard placed < previousCount, layout.bytes(element, matchValueAt: shown.address(placed)) else { return false }
+            placed += 1
+            return true
         }
 
         /// Puts `row`, for the element at `element`, at the next position.
@@ -197,10 +200,9 @@ final class RowMemo: @unchecked Sendable {
     /// and hands them to ``keep(_:nodes:in:handedOutBefore:appendingTo:)``).
     @usableFromInline
     func appendKeptNodes(for element: UnsafeRawBufferPointer, in rows: SiteRows, to nodes: inout [ViewNode]) -> Bool {
-        if rows.matchesPrevious(element) {
+        if rows.keepsPlace(for: element) {
             // the row at its position last time: counted, not marked, as used (it may be counted
             // twice if it stands at two positions, which only makes the memo sweep a little later)
-            rows.placed += 1
             used += 1
         } else if let found = rows.byBits[rows.layout.fold(bytes: element)], rows.layout.bytes(element, matchValueAt: found.memory) {
             rows.place(found, for: element.baseAddress!)
