@@ -518,6 +518,33 @@ extension RoundTripMemoTests {
         }
     }
 
+    /// Editing one item of a long list over and over, each edit forgets the props, the list and the
+    /// item it replaced at once: the memo stays the size of the live props instead of growing by
+    /// three entries (the list's with its decoded and JSON arrays) an edit until a sweep. Editing two
+    /// items in turn, the item the list took over from the list before is kept with it, and the one
+    /// replaced waits for the sweep. The items hold arrays and enums with payloads, which the items
+    /// taken from the list before are counted with: no edit sweeps (counting only the items, every
+    /// edit of such a list swept the whole memo).
+    @Test func editsOfALongListForgetWhatTheyReplacedAtOnce() throws {
+        let component = try RoundTripMemoTests.component(200)
+        let memo = RoundTripMemo()
+        var live = try component.validate(component.variants[0].props, memo: memo).get()
+        let size = memo.statistics.entries
+        let sweeps = memo.statistics.sweeps
+        for round in 0..<40 {
+            let index = round < 20 ? 100 : [30, 170][round % 2]
+            let patch = JSONPatch(operations: [.replace(path: JSONPointer(tokens: ["entries", String(index), "title"]), value: .string("R\(round)"))])
+            let candidate = try patch.apply(to: live.props)
+            let before = memo.statistics
+            live = try component.validate(candidate, memo: memo).get()
+            #expect(live.props.isIdentical(to: try component.validate(candidate).get().props), "round \(round)")
+            #expect(memo.statistics.decodesSkipped - before.decodesSkipped >= 199, "round \(round): \(before) -> \(memo.statistics)")
+            // in turn, the item replaced was made two edits ago (or first): it waits for the next sweep
+            #expect(memo.statistics.entries == size + max(0, round - 19), "round \(round)")
+        }
+        #expect(memo.statistics.sweeps == sweeps)
+    }
+
     /// An item refused inside a list decoded by position fails with the error, and the coding path,
     /// that decoding the list without the memo gives; the memo keeps nothing of it.
     @Test func anItemRefusedInAListDecodedByPositionFailsAsWithoutTheMemo() throws {

@@ -32,16 +32,33 @@ package final class RoundTripMemo: @unchecked Sendable {
     /// Runs `body` with the memo's table, or with none when another validation is using it.
     /// `body` says whether its validation succeeded: only then does what it touched replace what was kept.
     func withTable<Result>(_ body: (RoundTripTable?) -> (Result, succeeded: Bool)) -> Result {
-        let acquired = inUse.withLock { taken in
+        guard acquire() else { return body(nil).0 }
+        defer { relinquish() }
+        let (result, succeeded) = body(table)
+        if succeeded { table.keepCurrent() } else { table.dropCurrent() }
+        return result
+    }
+
+    /// Whether the table was free, and now taken.
+    private func acquire() -> Bool {
+        inUse.withLock { taken in
             if taken { return false }
             taken = true
             return true
         }
-        guard acquired else { return body(nil).0 }
-        defer { inUse.withLock { $0 = false } }
-        let (result, succeeded) = body(table)
-        if succeeded { table.keepCurrent() } else { table.dropCurrent() }
-        return result
+    }
+
+    private func relinquish() {
+        inUse.withLock { $0 = false }
+    }
+
+    /// Lets go of what the last validation forgot (see `RoundTripTable.forgetReplaced`): freeing a
+    /// long list's replaced arrays releases what their items hold, which the story's hub does after
+    /// the new state is sent, where no subscriber waits for it. Otherwise the next validation does.
+    package func releaseReplaced() {
+        guard acquire() else { return }
+        defer { relinquish() }
+        table.releaseReplaced()
     }
 
     /// How many rows of `ForEach(memoizing:)` the memo keeps, how many it built and gave back, and
@@ -53,11 +70,13 @@ package final class RoundTripMemo: @unchecked Sendable {
     }
 
     /// How many decoded values the memo holds, how many values it gave back instead of decoding
-    /// and instead of encoding them, and how many of those it found by their position in a list
-    /// (not looked up one by one), over its life (tests, benchmarks).
-    package var statistics: (entries: Int, decodesSkipped: Int, encodesSkipped: Int, foundByPosition: Int) {
+    /// and instead of encoding them, how many of those it found by their position in a list (not
+    /// looked up one by one), and how many times it swept what was no longer used, over its life
+    /// (tests, benchmarks).
+    package var statistics: (entries: Int, decodesSkipped: Int, encodesSkipped: Int, foundByPosition: Int, sweeps: Int) {
         withTable { table in
-            ((table?.count ?? 0, table?.decodesSkipped ?? 0, table?.encodesSkipped ?? 0, table?.foundByPosition ?? 0), false)
+            ((table?.count ?? 0, table?.decodesSkipped ?? 0, table?.encodesSkipped ?? 0, table?.foundByPosition ?? 0,
+              table?.sweeps ?? 0), false)
         }
     }
 }
@@ -151,6 +170,9 @@ final class RoundTripTable {
         @exclusivity(unchecked) var used: Int
         /// The entries made or found while decoding it (its parts): used whenever it is.
         @exclusivity(unchecked) var parts: [Part] = []
+        /// How many entries it is made of, itself and its parts' (a part found twice counts twice):
+        /// what using it uses, counted without walking the parts.
+        @exclusivity(unchecked) var size = 1
         /// The array entry made last with this one among its parts: where a list decoded again
         /// finds its items' entries by position instead of one lookup each.
         @exclusivity(unchecked) weak var array: Entry?
@@ -190,6 +212,12 @@ final class RoundTripTable {
     @exclusivity(unchecked) private var used = 0
     /// The entries it made.
     @exclusivity(unchecked) private var made: [Entry] = []
+    /// The entries the last validation that succeeded made (see `forgetReplaced`).
+    @exclusivity(unchecked) private var madeBefore: [Entry] = []
+    /// The entries `forgetReplaced` forgot last, held until `releaseReplaced`, at the latest before
+    /// anything else is forgotten: weak links (`array`, `previous`) may still lead to them, and their
+    /// parts, not retained, must still be there if one is followed.
+    @exclusivity(unchecked) private var replaced: [Entry] = []
     /// The entries the decodes under way made or found, innermost last: each becomes a part of the
     /// entry its enclosing decode makes.
     @exclusivity(unchecked) private var found: [Entry] = []
@@ -205,6 +233,7 @@ final class RoundTripTable {
     @exclusivity(unchecked) private(set) var decodesSkipped = 0
     @exclusivity(unchecked) private(set) var encodesSkipped = 0
     @exclusivity(unchecked) private(set) var foundByPosition = 0
+    @exclusivity(unchecked) private(set) var sweeps = 0
     /// The rows `ForEach(memoizing:)` built in the last render of the story's view.
     let rows = RowMemo()
 
@@ -218,6 +247,8 @@ final class RoundTripTable {
         let anew: [Int]
         let parts: [Part]
         let partsLineUp: Bool
+        /// The sizes of its elements' entries, added up.
+        let partsSize: Int
     }
     @exclusivity(unchecked) private var patchedArray: PatchedArray?
 
@@ -228,23 +259,67 @@ final class RoundTripTable {
 
     var count: Int { byStorage.count }
 
-    /// The validation succeeded: what it did not use is forgotten once it is most of the memo. (An
+    /// The validation succeeded: what the validation before made and it did not use (what an edit
+    /// replaced) is forgotten at once, anything else it did not use once that is most of the memo. (An
     /// entry it found whole was used with all its parts, which it did not look up one by one, and a
     /// list patched from the one before used the elements it took over, which it counted: the parts
     /// of what was used are marked before anything is forgotten.)
     func keepCurrent() {
+        releaseReplaced()
         if byStorage.count > 2 * used + 64 {
+            sweeps += 1
             markPartsUsed()
             byStorage = byStorage.filter { $0.value.used == validation }
             byBits = byBits.filter { $0.value.used == validation }
             assert(holdsEveryPart)
+        } else {
+            forgetReplaced()
         }
+        swap(&made, &madeBefore)
         startNext()
+    }
+
+    /// Forgets now, not at the next sweep, what the validation before this one made and this one did
+    /// not use: what an edit replaced. Editing an item of a long list makes the props, the list and
+    /// the item again each time, and the list's entry holds its decoded array and its JSON array
+    /// (about 45 KB for 500 items): kept until the sweep, a fresh server's heap grew by that much an
+    /// edit, on fresh pages, where now the next edit's arrays reuse the memory just freed.
+    ///
+    /// An entry this validation took over without marking it (an element `patchElements` counted) is
+    /// a part of an entry it made; so is what is found under it. Those are looked for among the parts
+    /// of what it made, by address, and kept. Nothing older can hold what the last validation made:
+    /// an entry's parts are made before it.
+    private func forgetReplaced() {
+        let unused = madeBefore.filter { $0.used != validation }
+        guard !unused.isEmpty else { return }
+        let addresses = unused.map { Unmanaged.passUnretained($0).toOpaque() }
+        let lookup = addresses.count > 16 ? Set(addresses) : nil
+        var pending = made
+        while let entry = pending.popLast() {
+            for part in entry.parts where lookup?.contains(part.address) ?? addresses.contains(part.address) {
+                let kept = part.entry
+                guard kept.used != validation else { continue }
+                kept.used = validation
+                pending.append(kept)
+            }
+        }
+        for entry in unused where entry.used != validation {
+            if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
+            if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
+            replaced.append(entry)
+        }
+        assert(holdsEveryPart)
+    }
+
+    /// Frees what `forgetReplaced` forgot (``RoundTripMemo/releaseReplaced()``).
+    func releaseReplaced() {
+        replaced.removeAll(keepingCapacity: true)
     }
 
     /// The validation failed: what it made is forgotten (what was refused is not worth keeping, and
     /// refused edits must not make the memo grow).
     func dropCurrent() {
+        releaseReplaced()
         for entry in made {
             if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
             if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
@@ -369,9 +444,14 @@ final class RoundTripTable {
         var values = before.value(as: [Element].self)
         var parts = before.parts
         var linedUp = true
+        // what the elements taken from `before` are made of: all of `before` but itself and the others
+        var reusedSize = before.size - 1
+        var decodedSize = 0
         for index in anew {
+            reusedSize -= before.parts[index].entry.size
             let start = found.count
             values[index] = try decode(index, elements[index])
+            decodedSize += found[start...].reduce(0) { $0 + $1.size }
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
             if found.count == start + 1, found[start].isDecoded(as: ObjectIdentifier(Element.self), from: elements[index]) {
@@ -382,16 +462,18 @@ final class RoundTripTable {
             }
             found.removeSubrange(start...)
         }
-        // The elements taken from `before` are used, counted rather than each marked (the sweep marks
-        // them: `markPartsUsed`); the first and last are marked, as `arrayEntry(around:)` asks them.
+        // The elements taken from `before` are used, counted (with what they are made of) rather than
+        // each marked (the sweep marks them: `markPartsUsed`); the first and last are marked, as
+        // `arrayEntry(around:)` asks them.
         let reused = elements.count - anew.count
-        used += reused
+        used += reusedSize
         if let first = parts.first { use(first.entry) }
         if let last = parts.last { use(last.entry) }
         decodesSkipped += reused
         foundByPosition += reused
         patchedArray = PatchedArray(
-            storage: storage, type: ObjectIdentifier([Element].self), previous: before, anew: anew, parts: parts, partsLineUp: linedUp)
+            storage: storage, type: ObjectIdentifier([Element].self), previous: before, anew: anew, parts: parts, partsLineUp: linedUp,
+            partsSize: reusedSize + decodedSize)
         return values
     }
 
@@ -446,8 +528,10 @@ final class RoundTripTable {
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
         if let patched {
             entry.parts = start == found.count ? patched.parts : patched.parts + found[start...].map(Part.init)
+            entry.size = 1 + patched.partsSize + found[start...].reduce(0) { $0 + $1.size }
         } else {
             entry.parts = found[start...].map(Part.init)
+            entry.size = 1 + found[start...].reduce(0) { $0 + $1.size }
         }
         found.removeSubrange(start...)
         found.append(entry)
