@@ -34,6 +34,7 @@ package final class RoundTripMemo: @unchecked Sendable {
     func withTable<Result>(_ body: (RoundTripTable?) -> (Result, succeeded: Bool)) -> Result {
         guard acquire() else { return body(nil).0 }
         defer { relinquish() }
+        table.forgetReplaced()
         let (result, succeeded) = body(table)
         if succeeded { table.keepCurrent() } else { table.dropCurrent() }
         return result
@@ -52,13 +53,14 @@ package final class RoundTripMemo: @unchecked Sendable {
         inUse.withLock { $0 = false }
     }
 
-    /// Lets go of what the last validation forgot (see `RoundTripTable.forgetReplaced`): freeing a
-    /// long list's replaced arrays releases what their items hold, which the story's hub does after
-    /// the new state is sent, where no subscriber waits for it. Otherwise the next validation does.
-    package func releaseReplaced() {
+    /// Forgets what the last validation replaced (see `RoundTripTable.forgetReplaced`): finding it
+    /// and freeing a long list's replaced arrays, which releases what their items hold, the story's
+    /// hub does after the new state is sent, where no subscriber waits for it. Otherwise the next
+    /// use of the memo does, first.
+    package func forgetReplaced() {
         guard acquire() else { return }
         defer { relinquish() }
-        table.releaseReplaced()
+        table.forgetReplaced()
     }
 
     /// How many rows of `ForEach(memoizing:)` the memo keeps, how many it built and gave back, and
@@ -212,12 +214,11 @@ final class RoundTripTable {
     @exclusivity(unchecked) private var used = 0
     /// The entries it made.
     @exclusivity(unchecked) private var made: [Entry] = []
-    /// The entries the last validation that succeeded made (see `forgetReplaced`).
+    /// The entries the last validation that succeeded made.
     @exclusivity(unchecked) private var madeBefore: [Entry] = []
-    /// The entries `forgetReplaced` forgot last, held until `releaseReplaced`, at the latest before
-    /// anything else is forgotten: weak links (`array`, `previous`) may still lead to them, and their
-    /// parts, not retained, must still be there if one is followed.
-    @exclusivity(unchecked) private var replaced: [Entry] = []
+    /// The entries the validation before that one made, while `forgetReplaced` has yet to look at
+    /// them, and the number of the validation that succeeded since.
+    @exclusivity(unchecked) private var replacing: (candidates: [Entry], validation: Int) = ([], 0)
     /// The entries the decodes under way made or found, innermost last: each becomes a part of the
     /// entry its enclosing decode makes.
     @exclusivity(unchecked) private var found: [Entry] = []
@@ -265,7 +266,6 @@ final class RoundTripTable {
     /// list patched from the one before used the elements it took over, which it counted: the parts
     /// of what was used are marked before anything is forgotten.)
     func keepCurrent() {
-        releaseReplaced()
         if byStorage.count > 2 * used + 64 {
             sweeps += 1
             markPartsUsed()
@@ -273,53 +273,53 @@ final class RoundTripTable {
             byBits = byBits.filter { $0.value.used == validation }
             assert(holdsEveryPart)
         } else {
-            forgetReplaced()
+            swap(&replacing.candidates, &madeBefore)
+            replacing.validation = validation
         }
         swap(&made, &madeBefore)
         startNext()
     }
 
-    /// Forgets now, not at the next sweep, what the validation before this one made and this one did
-    /// not use: what an edit replaced. Editing an item of a long list makes the props, the list and
-    /// the item again each time, and the list's entry holds its decoded array and its JSON array
-    /// (about 45 KB for 500 items): kept until the sweep, a fresh server's heap grew by that much an
-    /// edit, on fresh pages, where now the next edit's arrays reuse the memory just freed.
+    /// Forgets, not at the next sweep, what the validation before the last one that succeeded made
+    /// and that one did not use: what an edit replaced. Editing an item of a long list makes the
+    /// props, the list and the item again each time, and the list's entry holds its decoded array and
+    /// its JSON array (about 45 KB for 500 items): kept until the sweep, a fresh server's heap grew by
+    /// that much an edit, on fresh pages, where now the next edit's arrays reuse the memory just freed.
+    /// It runs after the validation (``RoundTripMemo/forgetReplaced()``), at the latest before the
+    /// table is used again, while what the last validation used is still marked with its number.
     ///
-    /// An entry this validation took over without marking it (an element `patchElements` counted) is
+    /// An entry that validation took over without marking it (an element `patchElements` counted) is
     /// a part of an entry it made; so is what is found under it. Those are looked for among the parts
-    /// of what it made, by address, and kept. Nothing older can hold what the last validation made:
+    /// of what it made, by address, and kept. Nothing older can hold what the validation before made:
     /// an entry's parts are made before it.
-    private func forgetReplaced() {
-        let unused = madeBefore.filter { $0.used != validation }
-        guard !unused.isEmpty else { return }
-        let addresses = unused.map { Unmanaged.passUnretained($0).toOpaque() }
-        let lookup = addresses.count > 16 ? Set(addresses) : nil
-        var pending = made
-        while let entry = pending.popLast() {
-            for part in entry.parts where lookup?.contains(part.address) ?? addresses.contains(part.address) {
-                let kept = part.entry
-                guard kept.used != validation else { continue }
-                kept.used = validation
-                pending.append(kept)
+    func forgetReplaced() {
+        guard !replacing.candidates.isEmpty else { return }
+        let last = replacing.validation
+        let unused = replacing.candidates.filter { $0.used != last }
+        if !unused.isEmpty {
+            let addresses = unused.map { Unmanaged.passUnretained($0).toOpaque() }
+            let lookup = addresses.count > 16 ? Set(addresses) : nil
+            var pending = madeBefore
+            while let entry = pending.popLast() {
+                for part in entry.parts where lookup?.contains(part.address) ?? addresses.contains(part.address) {
+                    let kept = part.entry
+                    guard kept.used != last else { continue }
+                    kept.used = last
+                    pending.append(kept)
+                }
             }
+            for entry in unused where entry.used != last {
+                if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
+                if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
+            }
+            assert(holdsEveryPart)
         }
-        for entry in unused where entry.used != validation {
-            if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
-            if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
-            replaced.append(entry)
-        }
-        assert(holdsEveryPart)
-    }
-
-    /// Frees what `forgetReplaced` forgot (``RoundTripMemo/releaseReplaced()``).
-    func releaseReplaced() {
-        replaced.removeAll(keepingCapacity: true)
+        replacing.candidates.removeAll(keepingCapacity: true)  // frees what was forgotten
     }
 
     /// The validation failed: what it made is forgotten (what was refused is not worth keeping, and
     /// refused edits must not make the memo grow).
     func dropCurrent() {
-        releaseReplaced()
         for entry in made {
             if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
             if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }

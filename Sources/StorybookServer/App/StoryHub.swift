@@ -97,9 +97,9 @@ final class StoryHub {
                 journal?.compactIfNeeded { Array(self.sessions.values) }
                 liveStates.publish(session)
                 broadcastState(of: session, previous: previous, cause: change.entry)
-                // What the edit replaced is freed once the state is on its way (the previous
-                // projections too, on return), where no subscriber waits for it.
-                session.memo.releaseReplaced()
+                // What the edit replaced is found and freed once the state is on its way (the
+                // previous projections too, on return), where no subscriber waits for it.
+                session.memo.forgetReplaced()
                 return .success(session)
             }
         }
