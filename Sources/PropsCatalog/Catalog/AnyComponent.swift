@@ -87,7 +87,9 @@ public struct AnyComponent: Sendable {
         self.summary = component.summary
         self.permutationBase = component.permutations.base
 
-        let decodeAndRender: @Sendable (JSONValue, RoundTripTable?) -> Result<(Props, Validated), PropsError> = { json, memo in
+        // The validated value alone: a `(Props, Validated)` pair, a tuple with a generic member, had its
+        // metadata looked up at run time on every edit (and mapping it, a key path or a generic closure).
+        let decodeAndRender: @Sendable (JSONValue, RoundTripTable?) -> Result<Validated, PropsError> = { json, memo in
             do {
                 let props = try PropsDecoding.decode(Props.self, from: json, memo: memo)
                 let canonical = try encoder.encode(props, memo: memo)
@@ -100,7 +102,7 @@ public struct AnyComponent: Sendable {
                     // Rows of `ForEach(memoizing:)` are kept for the default environment only.
                     let rows = memo.flatMap { ViewEnvironment.current.isStandard ? $0.rows : nil }
                     let view = RowMemo.$current.withValue(rows) { component.view(props) }
-                    return .success((props, Validated(props: kept, view: view)))
+                    return .success(Validated(props: kept, view: view))
                 }
             } catch let error as PropsError {
                 return .failure(error)
@@ -108,12 +110,12 @@ public struct AnyComponent: Sendable {
                 return .failure(PropsError(path: JSONPointer(), message: "cannot encode props: \(error)"))
             }
         }
-        // A closure, not the key path `\.1`: a key path is instantiated on every call (10k instructions an edit).
         self.validateJSON = { json, memo in
-            guard let memo else { return decodeAndRender(json, nil).map { $0.1 } }
+            guard let memo else { return decodeAndRender(json, nil) }
             return memo.withTable { table in
-                let result = decodeAndRender(json, table).map { $0.1 }
-                return (result, (try? result.get()) != nil)
+                let result = decodeAndRender(json, table)
+                if case .success = result { return (result, true) }
+                return (result, false)
             }
         }
         self.suggestJSON = { json, invocation in
