@@ -524,9 +524,11 @@ extension RoundTripMemoTests {
     /// items in turn, the item the list took over from the list before is kept with it, and the one
     /// replaced waits for the sweep. The items hold arrays and enums with payloads, which the items
     /// taken from the list before are counted with: no edit sweeps (counting only the items, every
-    /// edit of such a list swept the whole memo).
+    /// edit of such a list swept the whole memo). Between edits the live props are validated again in
+    /// another environment, as for a subscriber with one: that replaces nothing, and changes nothing.
     @Test func editsOfALongListForgetWhatTheyReplacedAtOnce() throws {
         let component = try RoundTripMemoTests.component(200)
+        let dark = ViewEnvironment(colorScheme: .dark)
         let memo = RoundTripMemo()
         var live = try component.validate(component.variants[0].props, memo: memo).get()
         let size = memo.statistics.entries
@@ -539,6 +541,7 @@ extension RoundTripMemoTests {
             live = try component.validate(candidate, memo: memo).get()
             #expect(live.props.isIdentical(to: try component.validate(candidate).get().props), "round \(round)")
             #expect(memo.statistics.decodesSkipped - before.decodesSkipped >= 199, "round \(round): \(before) -> \(memo.statistics)")
+            if round % 3 == 0 { _ = try component.validate(live.props, in: dark, memo: memo).get() }
             // in turn, the item replaced was made two edits ago (or first): it waits for the next sweep
             #expect(memo.statistics.entries == size + max(0, round - 19), "round \(round)")
         }

@@ -272,11 +272,13 @@ final class RoundTripTable {
             byStorage = byStorage.filter { $0.value.used == validation }
             byBits = byBits.filter { $0.value.used == validation }
             assert(holdsEveryPart)
-        } else {
+        } else if !made.isEmpty {
             swap(&replacing.candidates, &madeBefore)
             replacing.validation = validation
         }
-        swap(&made, &madeBefore)
+        // A validation that made nothing (the live props again, in another environment for a
+        // subscriber or an audit) replaced nothing: the last edit's entries stay the ones to look at.
+        if !made.isEmpty { swap(&made, &madeBefore) }
         startNext()
     }
 
