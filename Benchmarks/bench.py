@@ -201,6 +201,14 @@ def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: fl
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def cpu_method(runs: list[dict]) -> str:
+    """How `loadclient` measured the server's CPU in these runs (see `server_cpu_exact`)."""
+    exact = sum(1 for run in runs if run.get("server_cpu_exact"))
+    if exact == len(runs):
+        return "server CPU: its threads' ns on CPU (schedstat) in every run"
+    return f"server CPU: its threads' ns on CPU (schedstat) in {exact} of {len(runs)} runs, /proc's 10 ms ticks in the others (a thread exited)"
+
+
 def loadclient_idle(server: Server, conns: int, subscribe_file: Path | None = None, settle: float = 1.5) -> dict:
     """Opens `conns` idle WebSockets, samples the server's RSS once they are all open, closes them."""
     argv = [str(BUILD / "loadclient"), "idle", "--port", str(server.port), "--conns", str(conns), "--hold", "120"]
@@ -436,7 +444,7 @@ def p1_large(args) -> dict:
         # The server's own cost per patch, without the fan-out: one subscriber, the list against the
         # profile card on the same server (the same rounds, interleaved).
         # 5 patches/s: the list's patches (10-20 ms of CPU each) must not queue up behind each other on a
-        # busy machine, and /proc's 10 ms CPU ticks still add up to something for the card.
+        # busy machine (the server's CPU is its threads' nanoseconds, `loadclient`'s `server_cpu_exact`).
         single = {"list": [], "card": [], "rate": 5}
         for round_number in range(args.rounds):
             single["list"].append(loadclient_fanout(sb.port, sb.pid, f"storybook-large-1sub-{round_number + 1}", 5,
@@ -950,7 +958,7 @@ def build_rows(r: dict) -> list[dict]:
             cpu1 = paired(single["list"], single["card"], lambda x: x["server_cpu_us_per_delivery"], lower_is_better=True)
             row(f"P1 large, one subscriber, 5/s: server CPU per patch, list vs card", cpu1["storybook"], "us", cpu1["baseline"],
                 "<= 1.5x the card (does not grow)", cpu1["ratio"] <= 1.5 if cpu1["ratio"] else None,
-                f"{note}; {cpu1['note']}; /proc CPU ticks are 10 ms, so the card's figure is coarse",
+                f"{note}; {cpu1['note']}; {cpu_method(single['list'] + single['card'])}",
                 given_ratio=cpu1["ratio"])
     journal = r.get("journal")
     if journal and journal.get("measured") and p1:

@@ -27,9 +27,12 @@
  *
  * The result is one JSON object on stdout (after READY in idle mode); a human
  * summary goes to stderr. The client measures its own CPU (getrusage) and, with
- * --pid, the server's (utime+stime from /proc/PID/stat) over the measured window.
+ * --pid, the server's over the measured window: its threads' nanoseconds on CPU (/proc/PID/task/
+ * TID/schedstat) when none of them exited meanwhile ("server_cpu_exact": true), else utime+stime
+ * from /proc/PID/stat, in 10 ms ticks.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -194,6 +197,71 @@ static double cpu_of_pid_s(int pid)
             st = strtoull(tok, NULL, 10);
     }
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* A process's CPU time at one moment: utime+stime from /proc/PID/stat (whole 10 ms ticks, so a run
+ * of 50 ms of CPU reads within 20%), and the sum of its threads' time on CPU from
+ * /proc/PID/task/TID/schedstat (nanoseconds) with the threads it was read from. */
+#define MAX_TASKS 512
+typedef struct {
+    double stat_s, tasks_s;
+    int ntasks, tasks[MAX_TASKS];
+} cpu_reading;
+
+static cpu_reading cpu_of_pid(int pid)
+{
+    cpu_reading r = {.stat_s = cpu_of_pid_s(pid), .tasks_s = -1};
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *dir = pid > 0 ? opendir(path) : NULL;
+    if (!dir)
+        return r;
+    double sum = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        int tid = atoi(e->d_name);
+        if (tid <= 0)
+            continue;
+        char file[96], buf[128];
+        snprintf(file, sizeof file, "/proc/%d/task/%d/schedstat", pid, tid);
+        int fd = open(file, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue; /* exited meanwhile: the end reading will see it missing */
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0 || r.ntasks == MAX_TASKS) {
+            closedir(dir);
+            return r; /* tasks_s stays -1: use stat_s */
+        }
+        buf[n] = 0;
+        sum += (double)strtoull(buf, NULL, 10) / 1e9;
+        r.tasks[r.ntasks++] = tid;
+    }
+    closedir(dir);
+    r.tasks_s = sum;
+    return r;
+}
+
+/* The CPU a process used between two readings: its threads' nanoseconds when every thread of the
+ * first reading is still there at the second (a thread that exited took its time with it), else
+ * the ticks of /proc/PID/stat; -1 when unreadable. `exact` says which. */
+static double cpu_between(const cpu_reading *a, const cpu_reading *b, int *exact)
+{
+    *exact = 0;
+    if (a->tasks_s >= 0 && b->tasks_s >= 0) {
+        int all = 1;
+        for (int i = 0; i < a->ntasks && all; i++) {
+            int found = 0;
+            for (int j = 0; j < b->ntasks && !found; j++)
+                found = a->tasks[i] == b->tasks[j];
+            all = found;
+        }
+        if (all) {
+            *exact = 1;
+            return b->tasks_s - a->tasks_s;
+        }
+    }
+    return (a->stat_s >= 0 && b->stat_s >= 0) ? b->stat_s - a->stat_s : -1;
 }
 
 /* ---------- output buffering ---------- */
@@ -851,11 +919,13 @@ static int run_fanout(void)
     measure_first_seq = sent_seq + 1;
     measure_last_seq = UINT64_MAX;
     measuring = 1;
-    double srv0 = cpu_of_pid_s(opt_pid), cli0 = cpu_self_s();
+    cpu_reading srv0 = cpu_of_pid(opt_pid);
+    double cli0 = cpu_self_s();
     uint64_t t0 = now_ns();
     run_phase(opt_duration, tfd);
     uint64_t t1 = now_ns();
-    double srv1 = cpu_of_pid_s(opt_pid), cli1 = cpu_self_s();
+    cpu_reading srv1 = cpu_of_pid(opt_pid);
+    double cli1 = cpu_self_s();
     measuring = 0;
     measure_last_seq = sent_seq;
     sending_enabled = 0;
@@ -880,7 +950,8 @@ static int run_fanout(void)
         if (conns[i].role == ROLE_SLOW && conns[i].state == CS_CLOSED)
             slow_closed++;
 
-    double server_cpu = (srv0 >= 0 && srv1 >= 0) ? srv1 - srv0 : -1;
+    int server_cpu_exact;
+    double server_cpu = cpu_between(&srv0, &srv1, &server_cpu_exact);
     double dps = (double)deliveries_window / window_s;
     uint64_t measured_sent = measure_last_seq - measure_first_seq + 1;
     printf("{\"mode\":\"fanout\",\"label\":\"%s\",\"subs\":%d,\"slow\":%d,\"rate\":%g,\"window\":%d,"
@@ -893,7 +964,7 @@ static int run_fanout(void)
            "\"closed_unexpectedly\":%d,\"slow_closed\":%d,\"slow_received\":%" PRIu64 ","
            "\"renderers\":%d,\"reports_sent\":%" PRIu64 ",\"renderer_errors\":%" PRIu64 ","
            "\"message_bytes_mean\":%.1f,"
-           "\"server_cpu_s\":%.3f,\"server_cpu_us_per_delivery\":%.3f,\"server_cpu_pct\":%.1f,"
+           "\"server_cpu_s\":%.6f,\"server_cpu_us_per_delivery\":%.3f,\"server_cpu_pct\":%.1f,\"server_cpu_exact\":%s,"
            "\"client_cpu_s\":%.3f,\"client_cpu_pct\":%.1f}\n",
            opt_label, opt_subs, opt_slow, opt_rate, opt_window, window_s, setup_s, measured_sent,
            (double)measured_sent / window_s, deliveries_window, dps, hist_n, percentile_us(0.50),
@@ -902,7 +973,8 @@ static int run_fanout(void)
            opt_renderers, reports_sent, renderer_errors,
            msgs_for_bytes ? (double)bytes_window / (double)msgs_for_bytes : 0.0, server_cpu,
            server_cpu >= 0 && deliveries_window ? server_cpu * 1e6 / (double)deliveries_window : -1.0,
-           server_cpu >= 0 ? 100.0 * server_cpu / window_s : -1.0, cli1 - cli0, 100.0 * (cli1 - cli0) / window_s);
+           server_cpu >= 0 ? 100.0 * server_cpu / window_s : -1.0, server_cpu_exact ? "true" : "false", cli1 - cli0,
+           100.0 * (cli1 - cli0) / window_s);
     fprintf(stderr,
             "loadclient %s: %d subs, rate %g, %.1f s: %.0f deliveries/s, p50 %" PRIu64 " us, p99 %" PRIu64
             " us, server %.2f us CPU/delivery, client CPU %.0f%%\n",
