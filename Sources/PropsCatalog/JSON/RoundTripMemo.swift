@@ -310,10 +310,7 @@ final class RoundTripTable {
                     pending.append(kept)
                 }
             }
-            for entry in unused where entry.used != last {
-                if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
-                if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
-            }
+            for entry in unused where entry.used != last { remove(entry) }
             assert(holdsEveryPart)
         }
         replacing.candidates.removeAll(keepingCapacity: true)  // frees what was forgotten
@@ -322,12 +319,20 @@ final class RoundTripTable {
     /// The validation failed: what it made is forgotten (what was refused is not worth keeping, and
     /// refused edits must not make the memo grow).
     func dropCurrent() {
-        for entry in made {
-            if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
-            if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
-        }
+        for entry in made { remove(entry) }
         assert(holdsEveryPart)
         startNext()
+    }
+
+    /// Takes `entry` out of both lookups, where it is still the one found.
+    private func remove(_ entry: Entry) {
+        if byStorage[entry.storageKey] === entry { byStorage[entry.storageKey] = nil }
+        if byBits[entry.bitsKey] === entry { byBits[entry.bitsKey] = nil }
+    }
+
+    /// How many entries `entries` are made of (``Entry/size``), added up.
+    private static func size(of entries: ArraySlice<Entry>) -> Int {
+        entries.reduce(0) { $0 + $1.size }
     }
 
     /// Whether every part of every entry held is held (parts are not retained: see `Part`), checked
@@ -453,7 +458,7 @@ final class RoundTripTable {
             reusedSize -= before.parts[index].entry.size
             let start = found.count
             values[index] = try decode(index, elements[index])
-            decodedSize += found[start...].reduce(0) { $0 + $1.size }
+            decodedSize += Self.size(of: found[start...])
             // the entry its decoding made or found stands at its index; several (an element not
             // remembered, whose parts were) go after the others, and the array's parts no longer line up
             if found.count == start + 1, found[start].isDecoded(as: ObjectIdentifier(Element.self), from: elements[index]) {
@@ -530,10 +535,10 @@ final class RoundTripTable {
                           bitsKey: BitsKey(type: ObjectIdentifier(T.self), bits: layout.fold(value)), used: validation)
         if let patched {
             entry.parts = start == found.count ? patched.parts : patched.parts + found[start...].map(Part.init)
-            entry.size = 1 + patched.partsSize + found[start...].reduce(0) { $0 + $1.size }
+            entry.size = 1 + patched.partsSize + Self.size(of: found[start...])
         } else {
             entry.parts = found[start...].map(Part.init)
-            entry.size = 1 + found[start...].reduce(0) { $0 + $1.size }
+            entry.size = 1 + Self.size(of: found[start...])
         }
         found.removeSubrange(start...)
         found.append(entry)
