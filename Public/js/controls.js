@@ -4,7 +4,9 @@
 // `data-pointer`). An edit becomes a JSON Patch `replace` at that pointer (arrays and dictionaries
 // also use add/remove/move). Text and numbers are sent as the user types, at most one edit in flight
 // per field (field-sender.js): the field keeps what is typed, the preview follows the states that
-// answer the edits, and a refused edit shows its error and puts the live value back. When a state
+// answer the edits (a text field's keystrokes show in it at once where the server allows it:
+// optimistic-preview.js, through the `typed` hook), and a refused edit shows its error and puts the
+// live value back. When a state
 // arrives, controls are updated in place unless the field is busy (focused, edited within the last
 // second, an edit in flight or waiting, or showing an error); when the shape of the props changes
 // (array length, union case, null vs value), the panel is rebuilt with the focus and the text being
@@ -27,7 +29,8 @@ export class Controls {
   /**
    * @param root the element the controls go into
    * @param hooks {patch(operations, pointer) -> ref | false, replace(props) -> ref | false,
-   *               variantValue(pointer, caseName) -> Promise<value | undefined>}
+   *               variantValue(pointer, caseName) -> Promise<value | undefined>,
+   *               typed(pointer, text): a text field's new text, just sent (or waiting to go)}
    */
   constructor(root, hooks) {
     this.root = root;
@@ -292,6 +295,7 @@ export class Controls {
     }
     this.clearError(pointer);
     this.sender(pointer)(input.value);
+    this.hooks.typed?.(pointer, input.value);
   }
 
   number(schema, value, pointer, options) {

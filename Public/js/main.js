@@ -12,6 +12,7 @@ import { Connection } from './connection.js';
 import { StoryIndex } from './story-index.js';
 import { Sidebar } from './sidebar.js';
 import { Preview } from './preview.js';
+import { OptimisticPreview } from './optimistic-preview.js';
 import { Controls } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
@@ -77,10 +78,17 @@ const renderers = new RendererPanel({
   picker: $('renderer-picker'), view: $('renderer-view'), connection,
 });
 
+// The typist's keystrokes show in the preview before the server's state for them (optimistic-preview.js).
+const optimistic = new OptimisticPreview();
+
 const controls = new Controls($('controls'), {
   patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
   replace: (props) => send({ type: 'replace', props }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
+  typed: (pointer, text) => {
+    const html = optimistic.onTyped(pointer, text);
+    if (html !== null) preview.show(html);
+  },
 });
 
 // Enter in a story's only text field would submit the controls' form: edits go as they are typed.
@@ -212,6 +220,7 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
     Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null });
+    optimistic.reset();
     showPanelsOncePaused.cancel();
     controls.reset(null);
     jsonEditor.reset();
@@ -339,6 +348,9 @@ connection.addEventListener('message', ({ detail: message }) => {
   switch (message.type) {
     case 'state': onState(message); break;
     case 'error': onError(message); break;
+    case 'preview-field':
+      if (message.story === current.storyId) optimistic.onField(message, current.state);
+      break;
     case 'action':
       if (message.story === current.storyId) actions.add(message);
       break;
@@ -371,7 +383,7 @@ function onState(state) {
   current.fresh = false;
   current.state = state;
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
-  preview.show(state.html);
+  preview.show(optimistic.onState(state, mine?.kind === 'patch' ? mine.pointer : undefined));
   replay.onState(state);  // counts every step of a replay
   if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
     showPanelsOncePaused();
@@ -417,6 +429,8 @@ function onError(error) {
   switch (meta.kind) {
     case 'patch': {
       controls.settle(error.ref, false);
+      optimistic.refused(meta.pointer);
+      if (current.state) preview.show(current.state.html);
       const row = where !== undefined ? controls.showServerError(where, error.message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
       break;
@@ -480,6 +494,7 @@ $('banner-retry').addEventListener('click', () => connection.retryNow());
 
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
+  optimistic.reset();
   controls.resume();
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
@@ -674,6 +689,7 @@ function setEnvironment(environment, { resubscribe }) {
   preview.setEnvironment(current.environment, Environment.query(current.environment));
   if (resubscribe && current.storyId && current.story && !staticSite) {
     current.fresh = true;  // the same version comes again, rendered in the new environment
+    optimistic.reset();
     connection.subscribe(current.storyId, Environment.changes(current.environment));
   }
   accessibility.show(current.storyId, current.environment, { isStatic: staticSite });

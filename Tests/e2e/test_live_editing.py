@@ -249,19 +249,22 @@ def test_conflicting_edit_from_another_window(fresh_server, ui):
     assert live(fresh_server, PROFILE)["props"]["name"] == "Last word from the second window"
 
 
+# The server refuses what the UI cannot check: here, a value the page's WebSocket rewrites on its way
+# out into one the props type refuses (a number for a string), for every name holding "!".
+REFUSE_NAMES_WITH_A_BANG = """() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = JSON.parse(data);
+    for (const op of message.patch || []) if (op.path === '/name' && String(op.value).includes('!')) op.value = 42;
+    return send.call(this, JSON.stringify(message));
+  };
+}"""
+
+
 def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
     page, traffic = open_with_traffic(ui, fresh_server, PROFILE)
     before = live(fresh_server, PROFILE)
-    # The server refuses what the UI cannot check: here, a value the page's WebSocket rewrites on
-    # its way out into one the props type refuses (a number for a string).
-    page.evaluate("""() => {
-      const send = WebSocket.prototype.send;
-      WebSocket.prototype.send = function (data) {
-        const message = JSON.parse(data);
-        for (const op of message.patch || []) if (op.path === '/name' && String(op.value).includes('!')) op.value = 42;
-        return send.call(this, JSON.stringify(message));
-      };
-    }""")
+    page.evaluate(REFUSE_NAMES_WITH_A_BANG)
     name = control(page, "/name")
     name.click()
     name.press("End")

@@ -20,6 +20,8 @@ final class StoryHub {
     private var environments: [ConnectionID: ViewEnvironment] = [:]
     /// The subscribers of each story that take deltas (``StateDelta``) instead of whole states.
     private var deltaSubscribers: [String: Set<ConnectionID>] = [:]
+    /// The string field each connection focuses, for its `preview-field` messages (StoryHub+PreviewTemplates.swift).
+    let previewFields = PreviewFields()
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
     /// How big edited props may get (in proportion to the message cap); bigger edits are refused `too-large`.
@@ -100,6 +102,7 @@ final class StoryHub {
                 // What the edit replaced is found and freed once the state is on its way (the
                 // previous projections too, on return), where no subscriber waits for it.
                 session.memo.forgetReplaced()
+                sendPreviewFields(of: session)
                 return .success(session)
             }
         }
@@ -238,10 +241,23 @@ final class StoryHub {
     func disconnect(_ connection: ConnectionID) {
         assertOnQueue()
         environments[connection] = nil
+        previewFields.unfocus(connection)
         for storyID in subscriptions.removeValue(forKey: connection) ?? [] {
             subscribers[storyID]?.remove(connection)
             deltaSubscribers[storyID]?.remove(connection)
         }
+    }
+
+    /// The environment a connection's states are rendered in.
+    func environment(of connection: ConnectionID) -> ViewEnvironment {
+        assertOnQueue()
+        return environments[connection] ?? .standard
+    }
+
+    /// The live session of a story, when it has one (no session is made).
+    func liveSession(_ storyID: String) -> StorySession? {
+        assertOnQueue()
+        return sessions[storyID]
     }
 
     /// The stories a connection is subscribed to.

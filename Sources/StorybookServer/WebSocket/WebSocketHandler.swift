@@ -48,8 +48,9 @@ struct WebSocketHandler {
         switch message {
         case .subscribe(let story, let environment, let delta):
             switch hub.subscribe(connection, to: story, environment: environment, delta: delta) {
-            case .success:
+            case .success(let session):
                 hub.sendState(of: story, to: connection)
+                hub.sendPreviewFields(of: session, to: connection)
                 presence.publish(story)
                 renderers.sendReports(of: story, to: connection)
             case .failure(let error):
@@ -69,6 +70,7 @@ struct WebSocketHandler {
                 return
             }
             presence.focus(connection, story: story, path: path)
+            hub.focus(connection, story: story, path: path)
         case .replace(let story, let props, let base, let ref):
             edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
         case .patch(let story, let patch, let base, let ref):

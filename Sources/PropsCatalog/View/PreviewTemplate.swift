@@ -1,0 +1,86 @@
+/// The HTML projection of some props cut where the text of one string field shows, so a client can
+/// show what typing into that field will render before the server answers: the typed text, escaped
+/// as ``HTMLProjection/escape(_:)`` escapes it, put back in every cut gives the preview.
+///
+/// A template is only made when the projection shows the field's text as is. The props are rendered
+/// once more with a marker in the field, and the result, with the marker replaced by the field's
+/// live text, must be the live HTML code unit for code unit: a view that changes the text (its case,
+/// cuts it, shows a placeholder for the empty string or its length, writes it as JSON) fails that
+/// check and gets no template. The marker holds upper- and lowercase letters and a backslash (which
+/// JSON escapes and HTML does not), and its length differs from the live text's, so those views are
+/// caught even when they agree with the live text.
+///
+/// It is a guess all the same: a view may treat values it was not checked with differently (text
+/// longer than a limit the live text is under). The server's state for the text replaces it.
+package struct PreviewTemplate: Sendable, Equatable {
+    /// The HTML between the places the field's text shows: one more part than places.
+    package let parts: [String]
+
+    /// The template of the field at `pointer` of `props` as `component` renders it in `environment`,
+    /// checked against `live`, the projections of `props` in that environment; nil when the field
+    /// is not a string or the projection does not show it as is.
+    package static func make(_ component: AnyComponent, props: JSONValue, at pointer: JSONPointer, in environment: ViewEnvironment, live: Projections) -> PreviewTemplate? {
+        guard !pointer.tokens.isEmpty, case .string(let text)? = props.value(at: pointer) else { return nil }
+        let marker = marker(unlike: text)
+        let marked = props.replacing(at: pointer, with: .string(marker))
+        // No memo: this validation must not count as the session's last (see RoundTripMemo.forgetReplaced).
+        guard case .success(let validated) = component.validate(marked, in: environment) else { return nil }
+        let parts = split(Projections(validated.view, reusing: live).html, at: marker)
+        guard parts.count > 1 else { return nil }
+        let template = PreviewTemplate(parts: parts)
+        return template.reproduces(live.html, filledWith: text) ? template : nil
+    }
+
+    /// The HTML this template gives for `text` in its field.
+    package func filled(with text: String) -> String {
+        parts.joined(separator: HTMLProjection.escape(text))
+    }
+
+    /// Whether this template, filled with `text`, is `html` exactly (the same UTF-8, not merely
+    /// canonically equivalent text).
+    package func reproduces(_ html: String, filledWith text: String) -> Bool {
+        filled(with: text).utf8.elementsEqual(html.utf8)
+    }
+
+    /// Where `text`, escaped, shows in ``filled(with:)``'s HTML: the UTF-16 offset of each
+    /// occurrence (what a browser's string indices count), and their length in UTF-16.
+    package func offsets(filledWith text: String) -> (offsets: [Int], length: Int) {
+        let length = HTMLProjection.escape(text).utf16.count
+        var offsets: [Int] = []
+        var offset = 0
+        for part in parts.dropLast() {
+            offset += part.utf16.count
+            offsets.append(offset)
+            offset += length
+        }
+        return (offsets, length)
+    }
+
+    /// Private-use characters around letters of both cases and a backslash, one character longer
+    /// when the text has the same length.
+    private static func marker(unlike text: String) -> String {
+        let marker = "\u{E000}Story\\book\u{E001}"
+        return text.count == marker.count ? marker + "\u{E001}" : marker
+    }
+
+    /// `html` cut at every occurrence of `marker`, compared as UTF-8 bytes (the marker's scalars
+    /// are whole, so every part is valid UTF-8).
+    private static func split(_ html: String, at marker: String) -> [String] {
+        let bytes = Array(html.utf8)
+        let pattern = Array(marker.utf8)
+        var parts: [String] = []
+        var start = 0
+        var index = 0
+        while index + pattern.count <= bytes.count {
+            if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) {
+                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                index += pattern.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(String(decoding: bytes[start...], as: UTF8.self))
+        return parts
+    }
+}

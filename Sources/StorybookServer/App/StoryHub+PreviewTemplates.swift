@@ -1,0 +1,40 @@
+import PropsCatalog
+import StorybookTransport
+
+/// Where a focused string field's text shows in the preview, for the browser to show a keystroke
+/// before the server's state for it arrives (docs/protocol.md, `preview-field`).
+///
+/// A connection that sends `focus` with the pointer of a string field of a story it is subscribed
+/// to gets, right away and after every version while the focus stays, `{"type": "preview-field",
+/// "story", "version", "path", "at", "length"}`: the UTF-16 offsets in that version's `html` (in
+/// the connection's environment) where the field's escaped text shows, each `length` long, or
+/// `"at": null` when the projection does not show the text as is (``PreviewTemplate``, kept by
+/// ``PreviewFields``). It is made after the state is on its way, so no subscriber's state waits for it.
+extension StoryHub {
+    /// The connection now focuses `path` of `storyID` (nil: nothing); a string field's
+    /// `preview-field` goes to it at once when it is subscribed to the story.
+    func focus(_ connection: ConnectionID, story storyID: String, path: String?) {
+        assertOnQueue()
+        let pointer = path.flatMap { try? JSONPointer(parsing: $0) }.flatMap { $0.tokens.isEmpty ? nil : $0 }
+        previewFields.focus(connection, story: storyID, pointer: pointer)
+        guard let pointer, stories(subscribedBy: connection).contains(storyID), let session = liveSession(storyID) else { return }
+        sendPreviewField(of: session, at: pointer, to: connection)
+    }
+
+    /// Sends each subscriber focusing a field of the session's story (or `only` that one) the
+    /// field's `preview-field` for the live version.
+    func sendPreviewFields(of session: StorySession, to only: ConnectionID? = nil) {
+        assertOnQueue()
+        let focused = previewFields.focused(on: session.story.id)
+        guard !focused.isEmpty else { return }
+        let subscribed = Set(subscribers(of: session.story.id))
+        for (connection, pointer) in focused where subscribed.contains(connection) && (only == nil || only == connection) {
+            sendPreviewField(of: session, at: pointer, to: connection)
+        }
+    }
+
+    private func sendPreviewField(of session: StorySession, at pointer: JSONPointer, to connection: ConnectionID) {
+        guard let message = previewFields.message(of: session, at: pointer, in: environment(of: connection)) else { return }
+        send(message, to: connection, coalescingKey: "preview-field:" + session.story.id)
+    }
+}

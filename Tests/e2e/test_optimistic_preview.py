@@ -1,0 +1,204 @@
+"""The typist's own preview shows a keystroke before the server answers it (Public/js/optimistic-preview.js):
+the server says where a focused string field's text shows in the preview (`preview-field`), the page
+puts the typed text there in the keystroke's own task, and the server's states put it right.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_optimistic_preview.py -q
+"""
+import time
+
+from playwright.sync_api import expect
+
+from conftest import wait_for
+from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, Traffic, clear, slow_proxy  # noqa: F401 (fixture)
+from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
+
+# Records every text the preview's heading shows, in order (a MutationObserver in the preview document).
+RECORD_HEADINGS = """() => {
+  const doc = document.getElementById('preview').contentDocument;
+  window.__headings = [];
+  const note = () => {
+    const text = doc.querySelector('main h2')?.textContent ?? null;
+    if (window.__headings.at(-1) !== text) window.__headings.push(text);
+  };
+  new MutationObserver(note).observe(doc.querySelector('main'), { subtree: true, childList: true, characterData: true });
+  note();
+}"""
+
+
+def open_slow_typist(slow_proxy, ui):
+    """A page 250 ms from the server each way (a 500 ms round trip), with its traffic recorded."""
+    typist = ui.new_page()
+    traffic = Traffic(typist)
+    typist.goto(f"{slow_proxy.url}/#/story/{PROFILE}")
+    expect(typist.locator("#conn")).to_have_attribute("data-status", "connected", timeout=30000)
+    expect(typist.locator("#stage")).to_have_attribute("data-state", "ready", timeout=30000)
+    return typist, traffic
+
+
+def field_messages(traffic, path):
+    return [message for direction, message in traffic.events
+            if direction == "received" and message.get("type") == "preview-field" and message.get("path") == path]
+
+
+def wait_until(page, condition, timeout=10):
+    """Polls `condition` while the page runs (Playwright delivers its events only while called)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(20)
+    return True
+
+
+def wait_for_template(page, traffic, path):
+    """Until the page holds a template for the latest state it received."""
+    def ready():
+        states, fields = traffic.states(), field_messages(traffic, path)
+        return bool(states and fields) and fields[-1]["version"] == states[-1]["version"] and fields[-1]["at"]
+    assert wait_until(page, ready), field_messages(traffic, path)[-3:]
+
+
+def test_each_keystroke_shows_in_the_typists_preview_before_the_server_answers(slow_proxy, ui):
+    typist, traffic = open_slow_typist(slow_proxy, ui)
+    viewer = ui.open(slow_proxy.server, PROFILE)
+    name = control(typist, "/name")
+    clear(name)
+    expect(preview(typist).locator("h2")).to_have_text("", timeout=10000)
+    wait_for_template(typist, traffic, "/name")
+    typist.evaluate(RECORD_HEADINGS)
+
+    typed = "Grace <Hopper> & 'Amazing' ✨"
+    for count, key in enumerate(typed, start=1):
+        typist.keyboard.type(key)
+        # Read at once: the server is 500 ms away, so only the page itself can have shown it.
+        assert preview(typist).locator("h2").text_content() == typed[:count]
+        typist.wait_for_timeout(40)
+
+    for page in (typist, viewer):
+        expect(preview(page).locator("h2")).to_have_text(typed, timeout=10000)
+    assert wait_for(lambda: live(slow_proxy.server, PROFILE)["props"]["name"] == typed)
+    # States answering older keystrokes arrived all along: the preview never stepped back.
+    headings = typist.evaluate("() => window.__headings")
+    assert headings[0] == "" and headings[-1] == typed, headings
+    for before, after in zip(headings, headings[1:]):
+        assert typed.startswith(after) and len(after) > len(before), headings
+    # Fewer edits than keystrokes went (one in flight over a 500 ms round trip), each answered in order.
+    sent = traffic.edits("/name")[1:]
+    assert 2 <= len(sent) < len(typed)
+    # What the page shows in the end is the server's HTML, element for element.
+    state = live(slow_proxy.server, PROFILE)
+    assert typist.evaluate("""(html) => {
+      const shown = document.getElementById('preview').contentDocument.querySelector('main');
+      const expected = shown.ownerDocument.createElement('main');
+      expected.innerHTML = html;
+      return shown.innerHTML === expected.innerHTML;
+    }""", state["html"])
+
+
+def test_a_field_the_view_does_not_show_as_typed_waits_for_the_server(slow_proxy, ui):
+    typist, traffic = open_slow_typist(slow_proxy, ui)
+    avatar = control(typist, "/avatarURL")
+    avatar.click()
+    # The projection shows the URL only when it is a safe image URL: no template.
+    assert wait_until(typist, lambda: field_messages(traffic, "/avatarURL"))
+    assert field_messages(traffic, "/avatarURL")[-1]["at"] is None
+    image = preview(typist).locator("img")
+    before = image.get_attribute("src")
+    avatar.press("End")
+    typist.keyboard.type("x")
+    assert image.get_attribute("src") == before
+    expect(image).to_have_attribute("src", before + "x", timeout=10000)
+
+
+def test_after_an_edit_from_another_window_the_guess_is_made_on_the_new_state(slow_proxy, ui):
+    typist, traffic = open_slow_typist(slow_proxy, ui)
+    other = ui.open(slow_proxy.server, PROFILE)
+    name = control(typist, "/name")
+    clear(name)
+    wait_for_template(typist, traffic, "/name")
+    name.press_sequentially("Grace", delay=40)
+    expect(preview(typist).locator("h2")).to_have_text("Grace")
+    # The other window changes the email: the old template no longer holds the live props; the
+    # server sends one for the new version.
+    control(other, "/email").fill("other@example.com")
+    expect(preview(typist).locator(".sb-text")).to_have_text("other@example.com", timeout=10000)
+    wait_for_template(typist, traffic, "/name")
+    typist.keyboard.type("!")
+    # At once, both edits: the typed text on the other window's email.
+    assert preview(typist).locator("h2").text_content() == "Grace!"
+    assert preview(typist).locator(".sb-text").text_content() == "other@example.com"
+    assert wait_for(lambda: live(slow_proxy.server, PROFILE)["props"]["name"] == "Grace!")
+    assert live(slow_proxy.server, PROFILE)["props"]["email"] == "other@example.com"
+
+
+def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_server, ui):
+    """optimistic-preview.js on its own, with made-up messages: what it shows, and when it lets go."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+      const { OptimisticPreview, escapeHTML } = await import('/js/optimistic-preview.js');
+      const story = 's';
+      const state = (version, name, email = 'e') => ({ story, version, props: { name, email }, html: `<h2>${escapeHTML(name)}</h2><p alt="${escapeHTML(name)}">${email}</p>` });
+      const at = (name) => { const n = escapeHTML(name).length; return [4, 4 + n + 13]; };
+      const field = (version, name) => ({ type: 'preview-field', story, version, path: '/name', at: at(name), length: escapeHTML(name).length });
+      const out = {};
+      const o = new OptimisticPreview();
+      let s1 = state(1, 'Ada');
+      out.noTemplate = o.onTyped('/name', 'Adx');
+      o.onField(field(1, 'Ada'), s1);
+      out.typed = o.onTyped('/name', `Ad<'&"`);
+      out.expectedTyped = state(9, `Ad<'&"`).html;
+      out.otherField = o.onTyped('/email', 'x');
+      o.onTyped('/name', 'Adam');
+      // A state answering the older keystroke 'Ad': the preview keeps showing 'Adam'.
+      out.older = o.onState(state(2, 'Ad'), '/name');
+      // The state answering 'Adam' is shown as the server sent it.
+      out.caughtUp = o.onState(state(3, 'Adam'), '/name') === state(3, 'Adam').html;
+      out.stillHeld = o.onTyped('/name', 'Adams') !== null;
+      // Someone else's state: dropped, and the state shown as it is.
+      out.foreign = o.onState(state(4, 'Adam', 'changed'), undefined) === state(4, 'Adam', 'changed').html;
+      out.afterForeign = o.onTyped('/name', 'Adamz');
+      // A new template; a skipped version drops it too.
+      o.onField(field(4, 'Adam'), state(4, 'Adam', 'changed'));
+      out.renewed = o.onTyped('/name', 'Adamy') !== null;
+      out.gap = o.onState(state(6, 'Adamy'), '/name') === state(6, 'Adamy').html && o.onTyped('/name', 'q') === null;
+      // Messages for another version, `at: null` and offsets past the end are not taken.
+      const s7 = state(7, 'Q');
+      o.onField(field(6, 'Q'), s7);
+      out.otherVersion = o.onTyped('/name', 'Qq');
+      o.onField({ ...field(7, 'Q'), at: null }, s7);
+      out.nullAt = o.onTyped('/name', 'Qq');
+      o.onField({ ...field(7, 'Q'), at: [4, 400] }, s7);
+      out.pastEnd = o.onTyped('/name', 'Qq');
+      // A refused edit: its text is no longer shown over the server's states.
+      o.onField(field(7, 'Q'), s7);
+      o.onTyped('/name', 'Qr');
+      o.refused('/name');
+      out.refused = o.onState(state(8, 'Q'), '/name') === state(8, 'Q').html;
+      return out;
+    }""")
+    assert result["noTemplate"] is None
+    assert result["typed"] == result["expectedTyped"] and "&lt;&#39;&amp;&quot;" in result["typed"]
+    assert result["otherField"] is None
+    assert result["older"] == '<h2>Adam</h2><p alt="Adam">e</p>'
+    assert result["caughtUp"] and result["stillHeld"]
+    assert result["foreign"] and result["afterForeign"] is None
+    assert result["renewed"] and result["gap"]
+    assert result["otherVersion"] is None and result["nullAt"] is None and result["pastEnd"] is None
+    assert result["refused"]
+
+
+def test_a_refused_edit_takes_its_guess_back(slow_proxy, ui):
+    typist, traffic = open_slow_typist(slow_proxy, ui)
+    before = live(slow_proxy.server, PROFILE)["props"]["name"]
+    typist.evaluate(REFUSE_NAMES_WITH_A_BANG)
+    name = control(typist, "/name")
+    name.click()
+    wait_for_template(typist, traffic, "/name")
+    name.press("End")
+    typist.keyboard.type("!")
+    assert preview(typist).locator("h2").text_content() == before + "!"  # the guess, at once
+    row = typist.locator('.field[data-pointer="/name"]')
+    expect(row.locator(".field-error")).to_contain_text("string", timeout=10000)
+    expect(preview(typist).locator("h2")).to_have_text(before)
+    expect(name).to_have_value(before)
+    assert live(slow_proxy.server, PROFILE)["props"]["name"] == before
