@@ -137,8 +137,8 @@ import Testing
         #expect(try rendered.template() == nil)
     }
 
-    /// A view that shows the text's length gets no template, also when the live text has as many
-    /// characters as the marker (11): the marker is then made one longer, so the counts differ.
+    /// A view that shows the text's length gets no template, whatever the live text's length: the
+    /// marker is longer than the live text, so the counts differ.
     @Test(arguments: [ada, "Ada Lovelac", "A"])
     func aViewThatShowsACountGetsNoTemplate(live: String) throws {
         let countOnly = try Rendered(name: live) { person in Text("\(person.name.count) characters") }
@@ -157,6 +157,54 @@ import Testing
         let rendered = try Rendered(name: "") { person in Heading(person.name.isEmpty ? "No name" : person.name) }
         #expect(rendered.live.html.contains("No name"))
         #expect(try rendered.template() == nil)
+    }
+
+    /// A view that cuts the text at a length the live text is under still gets no template when the
+    /// cut is shorter than the marker (at least `PreviewTemplate.markerLength`): the marker is cut.
+    /// (Else a keystroke past the cut would show text the view never renders, then step back.)
+    @Test(arguments: [6, 20, PreviewTemplate.markerLength - 1])
+    func aViewThatCutsTextTheLiveTextIsUnderGetsNoTemplate(limit: Int) throws {
+        let rendered = try Rendered(name: "short") { person in Heading(String(person.name.prefix(limit))) }
+        #expect(try rendered.template() == nil)
+    }
+
+    /// The check's limit, as documented: a cut past the marker's length is not seen.
+    @Test func aCutPastTheMarkersLengthIsNotSeen() throws {
+        let limit = PreviewTemplate.markerLength + 20
+        let rendered = try Rendered(name: "short") { person in Heading(String(person.name.prefix(limit))) }
+        let template = try #require(try rendered.template())
+        let long = String(repeating: "y", count: limit + 5)
+        #expect(template.filled(with: long) != (try rendered.html(withName: long)))
+    }
+
+    /// A placeholder for the empty string, with a live value that is not empty: the view shows the
+    /// placeholder where the template filled with nothing shows nothing, so there is no template.
+    @Test func aViewWithAPlaceholderForTheEmptyStringGetsNoTemplateWhenTheValueIsNotEmpty() throws {
+        let rendered = try Rendered(name: "Ada") { person in Heading("Nickname: " + (person.name.isEmpty ? "(none)" : person.name)) }
+        #expect(try rendered.template() == nil)
+    }
+
+    /// A Props type that refuses the empty string leaves nothing to compare it with: the template
+    /// stands (clearing the field will be refused by the server, and the page shows its error).
+    @Test func aTypeThatRefusesTheEmptyStringStillGetsATemplate() throws {
+        struct Named: Codable, Sendable, Equatable {
+            var name: String
+            init(name: String) { self.name = name }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                guard !name.isEmpty else {
+                    throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a name is not empty")
+                }
+            }
+        }
+        let component = try AnyComponent(Component<Named>("Test/Named") { named in Heading(named.name) }
+            .variant("Default", Named(name: "Ada")))
+        let props = component.variants[0].props
+        #expect(throws: (any Error).self) { try component.validate(props.replacing(at: JSONPointer(tokens: ["name"]), with: .string("")), in: .standard).get() }
+        let live = Projections(try component.validate(props, in: .standard).get().view)
+        let template = try #require(PreviewTemplate.make(component, props: props, at: JSONPointer(tokens: ["name"]), in: .standard, live: live))
+        #expect(template.filled(with: "Ada") == live.html)
     }
 
     /// Only a string gets a template: a number, a null (an optional string the view shows all the

@@ -4,14 +4,16 @@
 ///
 /// A template is only made when the projection shows the field's text as is. The props are rendered
 /// once more with a marker in the field, and the result, with the marker replaced by the field's
-/// live text, must be the live HTML code unit for code unit: a view that changes the text (its case,
-/// cuts it, shows a placeholder for the empty string or its length, writes it as JSON) fails that
-/// check and gets no template. The marker holds upper- and lowercase letters and a backslash (which
-/// JSON escapes and HTML does not), and its length differs from the live text's, so those views are
-/// caught even when they agree with the live text.
+/// live text, must be the live HTML code unit for code unit; with the field empty, it must be the
+/// template filled with nothing. A view that changes the text (its case, cuts it, shows its length,
+/// a placeholder for the empty string, writes it as JSON) fails one of those checks and gets no
+/// template. The marker holds upper- and lowercase letters and a backslash (which JSON escapes and
+/// HTML does not), and is longer than the live text and than ``markerLength`` characters, so those
+/// views are caught even when they agree with the live text.
 ///
 /// It is a guess all the same: a view may treat values it was not checked with differently (text
-/// longer than a limit the live text is under). The server's state for the text replaces it.
+/// cut at more than ``markerLength`` characters, a word it shows differently). The server's state
+/// for the text replaces it.
 package struct PreviewTemplate: Sendable, Equatable {
     /// The HTML between the places the field's text shows: one more part than places.
     package let parts: [String]
@@ -21,15 +23,23 @@ package struct PreviewTemplate: Sendable, Equatable {
     /// is not a string or the projection does not show it as is.
     package static func make(_ component: AnyComponent, props: JSONValue, at pointer: JSONPointer, in environment: ViewEnvironment, live: Projections) -> PreviewTemplate? {
         guard !pointer.tokens.isEmpty, case .string(let text)? = props.value(at: pointer) else { return nil }
-        let marker = marker(unlike: text)
-        let marked = props.replacing(at: pointer, with: .string(marker))
-        // No memo: this validation must not count as the session's last (see RoundTripMemo.forgetReplaced).
-        guard case .success(let validated) = component.validate(marked, in: environment) else { return nil }
-        let parts = split(Projections(validated.view, reusing: live).html, at: marker)
+        let marker = marker(longerThan: text)
+        // No memo: these validations must not count as the session's last (see RoundTripMemo.forgetReplaced).
+        guard let marked = html(of: props.replacing(at: pointer, with: .string(marker)), component, in: environment, reusing: live) else { return nil }
+        let parts = split(marked, at: marker)
         guard parts.count > 1 else { return nil }
         let template = PreviewTemplate(parts: parts)
-        return template.reproduces(live.html, filledWith: text) ? template : nil
+        guard template.reproduces(live.html, filledWith: text) else { return nil }
+        // The empty field too (a placeholder); a Props type that refuses it leaves nothing to show.
+        if !text.isEmpty, let empty = html(of: props.replacing(at: pointer, with: .string("")), component, in: environment, reusing: live),
+           !template.reproduces(empty, filledWith: "") {
+            return nil
+        }
+        return template
     }
+
+    /// How long the marker is at least: a view that cuts the text shorter than this gets no template.
+    package static let markerLength = 40
 
     /// The HTML this template gives for `text` in its field.
     package func filled(with text: String) -> String {
@@ -56,11 +66,18 @@ package struct PreviewTemplate: Sendable, Equatable {
         return (offsets, length)
     }
 
-    /// Private-use characters around letters of both cases and a backslash, one character longer
-    /// when the text has the same length.
-    private static func marker(unlike text: String) -> String {
-        let marker = "\u{E000}Story\\book\u{E001}"
-        return text.count == marker.count ? marker + "\u{E001}" : marker
+    /// Private-use characters around letters of both cases and a backslash, padded to be longer than
+    /// `text` and at least ``markerLength`` characters.
+    private static func marker(longerThan text: String) -> String {
+        let core = "\u{E000}Story\\book"
+        let length = max(markerLength, text.count + 1)
+        return core + String(repeating: "x", count: max(0, length - core.count - 1)) + "\u{E001}"
+    }
+
+    /// The HTML of `props`, nil when they do not validate.
+    private static func html(of props: JSONValue, _ component: AnyComponent, in environment: ViewEnvironment, reusing live: Projections) -> String? {
+        guard case .success(let validated) = component.validate(props, in: environment) else { return nil }
+        return Projections(validated.view, reusing: live).html
     }
 
     /// `html` cut at every occurrence of `marker`, compared as UTF-8 bytes (the marker's scalars
