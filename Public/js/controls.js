@@ -562,7 +562,12 @@ export class Controls {
     return false;
   }
 
-  /** A state that answers none of our fields' edits arrived. */
+  /** Whether an edit of the field at `pointer` is in flight or waiting to go. */
+  editPending(pointer) {
+    return this.senders.get(pointer)?.pending() ?? false;
+  }
+
+    /** A state that answers none of our fields' edits arrived. */
   overtaken() {
     for (const sender of this.senders.values()) sender.overtaken();
   }

@@ -30,7 +30,7 @@ import { AccessibilityPanel } from './accessibility.js';
 import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
-import { h, canonicalJSON, debounce } from './dom.js';
+import { h, canonicalJSON, debounce, afterPaint } from './dom.js';
 import { parse as parseJSON, clone } from './json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -79,7 +79,7 @@ const renderers = new RendererPanel({
 });
 
 // The typist's keystrokes show in the preview before the server's state for them (optimistic-preview.js).
-const optimistic = new OptimisticPreview();
+const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPending(pointer) });
 
 const controls = new Controls($('controls'), {
   patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
@@ -348,9 +348,11 @@ connection.addEventListener('message', ({ detail: message }) => {
   switch (message.type) {
     case 'state': onState(message); break;
     case 'error': onError(message); break;
-    case 'preview-field':
-      if (message.story === current.storyId) optimistic.onField(message, current.state);
+    case 'preview-field': {
+      const html = message.story === current.storyId ? optimistic.onField(message, current.state) : null;
+      if (html !== null) preview.show(html);
       break;
+    }
     case 'action':
       if (message.story === current.storyId) actions.add(message);
       break;
@@ -387,6 +389,8 @@ function onState(state) {
   replay.onState(state);  // counts every step of a replay
   if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
     showPanelsOncePaused();
+  } else if (!mine) {
+    showPanelsAfterPaint();
   } else {
     showPanels();
   }
@@ -397,6 +401,18 @@ function onState(state) {
     if (mine.kind === 'link') toast('Opened with the props from the link.', 'ok');
   }
   if (current.linkProps !== undefined) applyLinkProps();
+}
+
+// Someone else's change: the preview's frame goes first, the other panels follow in the next one
+// (a viewer sees the change as soon as the preview shows it; P6 in docs/performance.md).
+let panelsAfterPaint = false;
+function showPanelsAfterPaint() {
+  if (panelsAfterPaint) return;
+  panelsAfterPaint = true;
+  afterPaint(() => {
+    panelsAfterPaint = false;
+    showPanels();
+  });
 }
 
 /** Everything but the preview, from the latest state. */

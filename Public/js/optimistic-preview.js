@@ -10,8 +10,9 @@
 // - the template holds for the version it was made for and for the states that follow it one by
 //   one, each answering this page's own edit of that field; any other state (someone else's edit,
 //   an undo, a skipped version) drops it, and the server's state shows as it is;
-// - a state answering an older keystroke of the field shows what was typed since instead, on the
-//   same template (else the preview would step back while the next edit is on its way);
+// - while an edit of the field is on its way, a state that does not show it yet (one answering an
+//   older keystroke, or someone else's change with the template the server sends for it) shows
+//   what was typed on the template (else the preview would step back until the edit's state);
 // - a refused edit drops the guess: the preview shows the live state again.
 
 import * as JSONPointer from './json-pointer.js';
@@ -22,34 +23,87 @@ export function escapeHTML(text) {
 }
 
 export class OptimisticPreview {
-  constructor() {
+  /** @param pending (path) -> whether an edit of that field is in flight or waiting to go */
+  constructor({ pending }) {
+    this.pending = pending;
     this.field = null;  // {story, path, version, parts}: the template, valid at `version`
+    this.early = null;  // a `preview-field` for a version whose state has not arrived yet
     this.typed = null;  // {path, value}: the latest text typed into the field
   }
 
   /** Forgets everything (another story or environment). */
   reset() {
     this.field = null;
+    this.early = null;
     this.typed = null;
   }
 
   /**
    * A `preview-field` message; `state` the latest state this page has. Kept when it describes
-   * that state's version of the story; a field the view does not show as is drops the template.
+   * that state's version of the story (one for a later version is kept until that state arrives:
+   * the server's queue may put it before its state); a field the view does not show as is drops
+   * the template. Returns the HTML the preview shows now, or null for no change.
    */
   onField(message, state) {
-    if (!state || message.story !== state.story || message.version !== state.version) return;
-    if (!Array.isArray(message.at) || !message.at.length || !Number.isInteger(message.length)) {
-      this.field = null;
-      return;
+    if (!state || message.story !== state.story || message.version < state.version) return null;
+    if (message.version > state.version) {
+      this.early = message;
+      return null;
     }
+    this.install(message, state);
+    return this.field ? this.preview(state) : null;
+  }
+
+  /** A keystroke: the HTML to show now for `value` typed into `path`, or null (no template). */
+  onTyped(path, value) {
+    this.typed = { path, value };
+    if (!this.field || this.field.path !== path) return null;
+    return this.fill(value);
+  }
+
+  /**
+   * A newer state arrived; `ownPath` the field whose edit of this page it answers (else undefined).
+   * Returns the HTML the preview shows for it: the state's own, or the text typed since on the
+   * template while an edit of the field is still on its way.
+   */
+  onState(state, ownPath) {
+    const field = this.field;
+    if (field) {
+      const live = field.path === ownPath ? JSONPointer.get(state.props, field.path) : undefined;
+      if (state.story !== field.story || state.version !== field.version + 1 || typeof live !== 'string') {
+        this.field = null;
+      } else {
+        field.version = state.version;
+      }
+    }
+    const early = this.early;
+    if (early && (early.story !== state.story || early.version <= state.version)) {
+      this.early = null;
+      if (early.story === state.story && early.version === state.version) this.install(early, state);
+    }
+    return this.preview(state);
+  }
+
+  /** The server refused this page's edit of `path`: the guess goes, the field shows the live value. */
+  refused(path) {
+    if (this.typed?.path === path) this.typed = null;
+  }
+
+  /** What the preview shows with `state` the latest: what was typed, while it is on its way. */
+  preview(state) {
+    const field = this.field;
+    const typed = this.typed;
+    if (!field || typed?.path !== field.path || !this.pending(field.path)) return state.html;
+    return typed.value === JSONPointer.get(state.props, field.path) ? state.html : this.fill(typed.value);
+  }
+
+  install(message, state) {
+    this.field = null;
+    if (!Array.isArray(message.at) || !message.at.length || !Number.isInteger(message.length)) return;
     const parts = [];
     let from = 0;
     for (const offset of message.at) {
-      if (!Number.isInteger(offset) || offset < from || offset + message.length > state.html.length) {
-        this.field = null;
-        return;
-      }
+      if (!Number.isInteger(offset) || offset < from || offset + message.length > state.html.length) return;
       parts.push(state.html.slice(from, offset));
       from = offset + message.length;
     }
@@ -57,34 +111,7 @@ export class OptimisticPreview {
     this.field = { story: state.story, path: message.path, version: state.version, parts };
   }
 
-  /** A keystroke: the HTML to show now for `value` typed into `path`, or null (no template). */
-  onTyped(path, value) {
-    this.typed = { path, value };
-    if (!this.field || this.field.path !== path) return null;
-    return this.field.parts.join(escapeHTML(value));
-  }
-
-  /**
-   * A newer state arrived; `ownPath` the field whose edit of this page it answers (else undefined).
-   * Returns the HTML the preview shows for it: the state's own, or the text typed since on the
-   * template when the state answers an older keystroke of the field.
-   */
-  onState(state, ownPath) {
-    const field = this.field;
-    if (!field) return state.html;
-    const live = field.path === ownPath ? JSONPointer.get(state.props, field.path) : undefined;
-    if (state.story !== field.story || state.version !== field.version + 1 || typeof live !== 'string') {
-      this.field = null;
-      return state.html;
-    }
-    field.version = state.version;
-    const typed = this.typed;
-    if (typed?.path !== field.path || typed.value === live) return state.html;
-    return field.parts.join(escapeHTML(typed.value));
-  }
-
-  /** The server refused this page's edit of `path`: the guess goes, the field shows the live value. */
-  refused(path) {
-    if (this.typed?.path === path) this.typed = null;
+  fill(text) {
+    return this.field.parts.join(escapeHTML(text));
   }
 }

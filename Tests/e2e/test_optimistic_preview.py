@@ -141,7 +141,8 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       const at = (name) => { const n = escapeHTML(name).length; return [4, 4 + n + 13]; };
       const field = (version, name) => ({ type: 'preview-field', story, version, path: '/name', at: at(name), length: escapeHTML(name).length });
       const out = {};
-      const o = new OptimisticPreview();
+      let pending = true;  // an edit of the field is on its way
+      const o = new OptimisticPreview({ pending: () => pending });
       let s1 = state(1, 'Ada');
       out.noTemplate = o.onTyped('/name', 'Adx');
       o.onField(field(1, 'Ada'), s1);
@@ -174,6 +175,17 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       o.onTyped('/name', 'Qr');
       o.refused('/name');
       out.refused = o.onState(state(8, 'Q'), '/name') === state(8, 'Q').html;
+      // A field message before its state (the server's queue put it in an older one's place).
+      out.early = o.onField(field(9, 'Q'), state(8, 'Q'));
+      o.onState(state(9, 'Q'), undefined);
+      out.installedLate = o.onTyped('/name', 'Qx') === state(0, 'Qx').html;
+      // Someone else's change while 'Qx' is on its way: its state shows as it is, then the template
+      // the server sends for it shows 'Qx' on the new email at once.
+      out.foreignWhilePending = o.onState(state(10, 'Q', 'mail'), undefined) === state(10, 'Q', 'mail').html;
+      out.renewedWithTyped = o.onField(field(10, 'Q'), state(10, 'Q', 'mail')) === state(0, 'Qx', 'mail').html;
+      // Nothing on its way (the typed text was answered, or someone else's text replaced it): the state.
+      pending = false;
+      out.notPending = o.onField(field(10, 'Q'), state(10, 'Q', 'mail')) === state(10, 'Q', 'mail').html;
       return out;
     }""")
     assert result["noTemplate"] is None
@@ -185,6 +197,8 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
     assert result["renewed"] and result["gap"]
     assert result["otherVersion"] is None and result["nullAt"] is None and result["pastEnd"] is None
     assert result["refused"]
+    assert result["early"] is None and result["installedLate"]
+    assert result["foreignWhilePending"] and result["renewedWithTyped"] and result["notPending"]
 
 
 def test_a_refused_edit_takes_its_guess_back(slow_proxy, ui):
