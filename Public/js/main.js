@@ -30,7 +30,7 @@ import { AccessibilityPanel } from './accessibility.js';
 import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
-import { h, canonicalJSON, debounce, afterPaint } from './dom.js';
+import { h, canonicalJSON, debounce } from './dom.js';
 import { parse as parseJSON, clone } from './json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -389,8 +389,6 @@ function onState(state) {
   replay.onState(state);  // counts every step of a replay
   if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
     showPanelsOncePaused();
-  } else if (!mine) {
-    showPanelsAfterPaint();
   } else {
     showPanels();
   }
@@ -401,18 +399,6 @@ function onState(state) {
     if (mine.kind === 'link') toast('Opened with the props from the link.', 'ok');
   }
   if (current.linkProps !== undefined) applyLinkProps();
-}
-
-// Someone else's change: the preview's frame goes first, the other panels follow in the next one
-// (a viewer sees the change as soon as the preview shows it; P6 in docs/performance.md).
-let panelsAfterPaint = false;
-function showPanelsAfterPaint() {
-  if (panelsAfterPaint) return;
-  panelsAfterPaint = true;
-  afterPaint(() => {
-    panelsAfterPaint = false;
-    showPanels();
-  });
 }
 
 /** Everything but the preview, from the latest state. */
