@@ -6,11 +6,10 @@
 // per field (field-sender.js): the field keeps what is typed, the preview follows the states that
 // answer the edits (a text field's keystrokes show in it at once where the server allows it:
 // optimistic-preview.js, through the `typed` hook), and a refused edit shows its error and puts the
-// live value back. When a state
-// arrives, controls are updated in place unless the field is busy (focused, edited within the last
-// second, an edit in flight or waiting, or showing an error); when the shape of the props changes
-// (array length, union case, null vs value), the panel is rebuilt with the focus and the text being
-// typed kept.
+// live value back. When a state arrives, controls are updated in place unless the field is busy
+// (focused, edited within the last second, an edit in flight or waiting, or showing an error); when
+// the shape of the props changes (array length, union case, null vs value), the panel is rebuilt
+// with the focus and the text being typed kept.
 
 import { h } from './dom.js';
 import { fieldSender } from './field-sender.js';
@@ -567,7 +566,7 @@ export class Controls {
     return this.senders.get(pointer)?.pending() ?? false;
   }
 
-    /** A state that answers none of our fields' edits arrived. */
+  /** A state that answers none of our fields' edits arrived. */
   overtaken() {
     for (const sender of this.senders.values()) sender.overtaken();
   }

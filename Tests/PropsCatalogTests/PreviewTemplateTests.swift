@@ -127,6 +127,25 @@ import Testing
         #expect(try rendered.template() == nil)
     }
 
+    /// `reproduces` is what lets the server keep a template across versions: it holds for the filled
+    /// HTML exactly, and not for HTML with other text at a cut, another part, more after the end, or
+    /// the same text in another Unicode form.
+    @Test func aTemplateReproducesOnlyItsOwnHTMLFilledWithTheText() throws {
+        let rendered = try Rendered(name: Self.ada) { person in
+            Heading(person.name)
+            Text("Hello, \(person.name)!")
+        }
+        let template = try #require(try rendered.template())
+        let html = template.filled(with: "Zoé")
+        #expect(template.reproduces(html, filledWith: "Zoé"))
+        #expect(!template.reproduces(html, filledWith: "Zoè"))  // as long: only the text tells them apart
+        #expect(!template.reproduces(html, filledWith: "Zoe"))
+        #expect(!template.reproduces(html, filledWith: "Zoe\u{301}"))
+        #expect(!template.reproduces(html + " ", filledWith: "Zoé"))
+        #expect(!template.reproduces(String(html.dropLast()), filledWith: "Zoé"))
+        #expect(!template.reproduces(html.replacing("Hello", with: "Howdy"), filledWith: "Zoé"))
+    }
+
     /// A view that truncates gets no template: the marker is cut (prefix 5 of a long value), or the
     /// live text is while the marker is not (prefix 20): the marker filled with the live text is not
     /// the live HTML.

@@ -99,6 +99,21 @@ import Testing
         #expect(splice(field, of: html, with: name) == Array(next.utf8))
     }
 
+    /// The server keeps a field's template while it still gives the live HTML; an edit of another
+    /// field that moves the text (no avatar: the alt text holding the name is gone) must not reuse
+    /// it: the offsets are those of the new HTML.
+    @Test func anEditThatMovesTheTextIsNotAnsweredFromTheKeptTemplate() throws {
+        subscribe(alice, to: profile)
+        focus(alice, on: profile, "/name")
+        patch(profile, "/name", to: "Grace", from: alice)  // the typist's own edit: the template is kept
+        patch(profile, "/avatarURL", to: .null, from: bob)
+        let html = try #require(messages(alice, "state").last?["html"]?.stringValue)
+        let field = try #require(messages(alice, "preview-field").last)
+        #expect(field["version"] == 3)
+        #expect(slices(field, of: html) == [Self.escaped("Grace")])
+        #expect(splice(field, of: html, with: "Ada") == Array(try #require(hub.liveSession(profile)).projections.html.replacing("Grace", with: "Ada").utf8))
+    }
+
     /// Escaped text: the offsets and the length are those of the escaped name in the HTML.
     @Test func theOffsetsAreThoseOfTheEscapedText() throws {
         let story = "profile-user-profile--hostile"

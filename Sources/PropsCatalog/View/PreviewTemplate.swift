@@ -47,9 +47,20 @@ package struct PreviewTemplate: Sendable, Equatable {
     }
 
     /// Whether this template, filled with `text`, is `html` exactly (the same UTF-8, not merely
-    /// canonically equivalent text).
+    /// canonically equivalent text). Compared part by part, without making the filled HTML: the
+    /// server asks this of every version while someone types.
     package func reproduces(_ html: String, filledWith text: String) -> Bool {
-        filled(with: text).utf8.elementsEqual(html.utf8)
+        let escaped = HTMLProjection.escape(text).utf8
+        var rest = html.utf8[...]
+        for (index, part) in parts.enumerated() {
+            if index > 0 {
+                guard rest.starts(with: escaped) else { return false }
+                rest = rest.dropFirst(escaped.count)
+            }
+            guard rest.starts(with: part.utf8) else { return false }
+            rest = rest.dropFirst(part.utf8.count)
+        }
+        return rest.isEmpty
     }
 
     /// Where `text`, escaped, shows in ``filled(with:)``'s HTML: the UTF-16 offset of each

@@ -2,7 +2,7 @@ import PropsCatalog
 import StorybookTransport
 
 /// The string field each connection focuses, and the ``PreviewTemplate`` of each focused field:
-/// what `preview-field` messages are made of (StoryHub+PreviewTemplates.swift, docs/protocol.md).
+/// what `preview-field` messages are made of (StoryHub+PreviewFields.swift, docs/protocol.md).
 ///
 /// A template is kept while it still gives the live HTML for the live text, so a typist's own edits,
 /// which change that field alone, cost a comparison of the HTML, not another validation and render.

@@ -20,7 +20,7 @@ final class StoryHub {
     private var environments: [ConnectionID: ViewEnvironment] = [:]
     /// The subscribers of each story that take deltas (``StateDelta``) instead of whole states.
     private var deltaSubscribers: [String: Set<ConnectionID>] = [:]
-    /// The string field each connection focuses, for its `preview-field` messages (StoryHub+PreviewTemplates.swift).
+    /// The string field each connection focuses, for its `preview-field` messages (StoryHub+PreviewFields.swift).
     let previewFields = PreviewFields()
     /// Where accepted changes are written before anyone hears of them; nil with `--no-persist`.
     var journal: Journal?
