@@ -69,6 +69,26 @@ import Testing
         #expect(presence.author(of: ada) == nil)
     }
 
+    @Test func aFocusOnAPointerThatIsNotOneIsRefusedAndChangesNothing() {
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: ada)
+        send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": "/email"}"#, from: bob)
+        for bad in [#""/~2""#, #""/name~""#, #""/a/~x/b""#] {
+            let before = sink.received(by: ada).count
+            send(#"{"type": "focus", "story": "profile-user-profile--default", "path": \#(bad)}"#, from: bob)
+            let refusal = sink.received(by: bob).last
+            #expect(refusal?["code"] == "bad-message")
+            #expect(refusal?["path"] == "/path")
+            #expect(refusal?["message"]?.stringValue?.contains("'~' must be followed by '0' or '1'") == true)
+            #expect(sink.received(by: ada).count == before)  // no presence change went out
+        }
+        #expect(lastPresence(ada)?.last?["focus"] == "/email")
+        // A well-formed pointer to a member the props do not have (yet) is kept: the field may come with
+        // the next state.
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": "/nickname~1alias"}"#, from: bob)
+        #expect(lastPresence(ada)?.last?["focus"] == "/nickname~1alias")
+    }
+
     @Test func editsCarryTheIdentifiedAuthor() throws {
         send(#"{"type": "identify", "name": "Ada", "kind": "browser"}"#, from: ada)
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)

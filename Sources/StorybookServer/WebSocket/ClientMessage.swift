@@ -93,8 +93,13 @@ enum ClientMessage: Equatable {
         case "focus":
             guard fields["path"] != nil else { throw APIError(.badMessage, "missing field path (null clears the focus)", path: "/path") }
             let path = try reader.optionalString("path")
-            if let path, !path.isEmpty, !path.hasPrefix("/") {
-                throw APIError(.badMessage, "path must be a JSON Pointer (\"/name\") or null", path: "/path")
+            if let path {
+                // The syntax only: a pointer to nothing yet is kept (the field may come with the next state).
+                do {
+                    _ = try JSONPointer(parsing: path)
+                } catch {
+                    throw APIError(.badMessage, "path must be a JSON Pointer (\"/name\") or null: \(error.reason)", path: "/path")
+                }
             }
             return .focus(story: try reader.string("story"), path: path)
         default:
