@@ -87,7 +87,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         Storybook.reserveStopSignals()  // before any thread starts, so none takes a stop signal away
-        var logger = Logger(label: "storybook")
+        var logger = Logger(label: CommandContext.executableName)
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
             host: host, port: port, publicDirectory: publicDirectory.map { URL(fileURLWithPath: $0) }, maxMessageBytes: maxMessageBytes,

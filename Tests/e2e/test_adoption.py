@@ -93,10 +93,11 @@ def test_public_override_serves_from_disk_and_shows_edits_on_reload(tmp_path):
 SUBCOMMANDS = ["serve", "list", "render", "export", "check", "mcp"]
 
 # Where "storybook" is rightly named: URLs, the resource scheme, the WebSocket subprotocol, the
-# default state directory, and the noun ("a storybook server", "serve the storybook") when no
-# subcommand follows it. Everything else was meant to be the running executable's name.
+# default state directory, the library's module a log line comes from ("[StorybookServer]"), and the
+# noun ("a storybook server", "serve the storybook") when no subcommand follows it. Everything else
+# was meant to be the running executable's name.
 LEGITIMATE_STORYBOOK = re.compile(
-    r"https?://\S+|storybook://\S*|storybook\.v1|\.storybook\b"
+    r"https?://\S+|storybook://\S*|storybook\.v1|\.storybook\b|\[Storybook\w+\]"
     r"|\b(?:a|the|running) storybook\b(?! (?:%s|help)\b)" % "|".join(SUBCOMMANDS), re.IGNORECASE)
 
 
@@ -110,8 +111,10 @@ def misnamed_executable(output):
 def test_misnamed_executable_tells_the_noun_from_the_name():
     assert misnamed_executable("A storybook server; see https://example.com/storybook and storybook://story/x.txt") == []
     assert misnamed_executable("Serve the storybook (the default). (default: .storybook) storybook.v1") == []
+    assert misnamed_executable("2026-11-27T11:21:20+0000 info my-app: [StorybookServer] stopping on signal 15") == []
     for wrong in ["storybook: unknown story", "(storybook list shows every story)", "as `storybook\n   check` keeps them",
-                  "storybook mcp: cannot reach", "is `storybook serve` running?", "the storybook check"]:
+                  "storybook mcp: cannot reach", "is `storybook serve` running?", "the storybook check",
+                  "2026-11-27T11:21:20+0000 info storybook: [StorybookServer] stopping on signal 15"]:
         assert misnamed_executable(wrong), wrong
 
 
@@ -151,6 +154,17 @@ def test_help_and_errors_name_the_running_executable(tmp_path):
     assert "is `my-app serve` running?" in json.loads(bridged.stdout)["error"]["message"], bridged.stdout
     assert bridged.stderr.startswith("my-app mcp: cannot reach "), bridged.stderr
     outputs["mcp (no server)"] = bridged.stdout + bridged.stderr
+
+    # `serve`'s log lines carry the executable's name as their label.
+    served = subprocess.Popen([str(copy), "serve", "--port", "0", "--no-persist"], cwd=tmp_path, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert "Listening on http://127.0.0.1:" in served.stdout.readline()
+    finally:
+        served.terminate()
+        log = served.communicate(timeout=30)[1]
+    assert re.search(r" info my-app: \[StorybookServer\] stopping on signal 15", log), log
+    outputs["serve (log)"] = log
 
     wrong = {name: places for name, output in outputs.items() if (places := misnamed_executable(output))}
     assert not wrong, wrong
