@@ -736,6 +736,55 @@ window.__p6Preview.text = () => shown.textContent;
 """
 
 
+# With --p6-breakdown, every page also records (before its own code runs) when it sends a patch, with
+# the length of the value it carries, and when a state message arrives, so that each keystroke's time
+# can be cut into stages (p6_breakdown). Both servers' pages get the same probe.
+P6_WIRE_PROBE = """(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  window.__p6wire = { sends: [], states: [] };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && data.includes('"patch"')) {
+      try { window.__p6wire.sends.push([now(), JSON.parse(data).patch[0].value.length]); } catch {}
+    }
+    return send.call(this, data);
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener('message', (event) => {
+      if (typeof event.data === 'string' && /"type":"state"|"base":/.test(event.data.slice(0, 200))) window.__p6wire.states.push(now());
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();"""
+
+P6_STAGES = ("input -> sent", "sent -> viewer's state arrives", "arrives -> preview changed", "changed -> next frame")
+
+
+def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: str, baseline: bool) -> dict:
+    """Per keystroke, the other window's time cut into P6_STAGES (p50/p90/p99 of each, ms): the typist's
+    page sends the value holding it (the first send at least that long), the first state after that send
+    arrives at the viewer, the viewer's preview shows it (its MutationObserver), and the frame after."""
+    displays = [(at, frame, p6_level(text, typed, baseline)) for at, frame, text in shown]
+    stages: dict = {stage: [] for stage in P6_STAGES}
+    for at, value in inputs:
+        sent = next((t for t, length in sends if t >= at and length >= len(value)), None)
+        arrived = next((t for t in states if sent is not None and t >= sent), None)
+        display = next(((dom_at, frame) for dom_at, frame, level in displays if dom_at >= at and level >= len(value)), None)
+        if None in (sent, arrived, display) or display[0] < arrived:
+            continue
+        for stage, ms in zip(P6_STAGES, (sent - at, arrived - sent, display[0] - arrived, display[1] - display[0])):
+            stages[stage].append(ms)
+    def pick(values, q):
+        values = sorted(values)
+        return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
+    return {stage: {"p50_ms": pick(v, 0.5), "p90_ms": pick(v, 0.9), "p99_ms": pick(v, 0.99), "keystrokes": len(v)}
+            for stage, v in stages.items()}
+
+
 def p6_level(text, typed: str, baseline: bool) -> int:
     """How much of `typed` a preview shows: the length of the typed prefix it displays (-1: something else)."""
     if text is None:
@@ -804,7 +853,10 @@ def p6_typing(args) -> dict:
             for name, server in (("storybook", sb), ("baseline", bl)):
                 pair = []
                 for _ in ("typist", "viewer"):
-                    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    if args.p6_breakdown:
+                        context.add_init_script(P6_WIRE_PROBE)
+                    page = context.new_page()
                     if name == "storybook":
                         page.goto(f"http://{HOST}:{server.port}/#/story/{STORY}", timeout=60000)
                         page.wait_for_selector('#conn[data-status="connected"]', timeout=60000)
@@ -834,7 +886,8 @@ def p6_typing(args) -> dict:
                     viewer.wait_for_function("() => window.__p6Preview.text() === ''", timeout=10000)
                     typist.wait_for_timeout(300)
                     for page in (typist, viewer):
-                        page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; }")
+                        page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; "
+                                      "if (window.__p6wire) { window.__p6wire.sends = []; window.__p6wire.states = []; } }")
                     started = time.monotonic()
                     for index, key in enumerate(typed):
                         delay = started + (index * interval + offsets[index]) / 1000 - time.monotonic()
@@ -849,6 +902,12 @@ def p6_typing(args) -> dict:
                     run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2),
                            "viewer": p6_latencies(inputs, viewer.evaluate("() => window.__p6.shown"), typed, baseline),
                            "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
+                    if args.p6_breakdown:
+                        run["breakdown"] = p6_breakdown(inputs, typist.evaluate("() => window.__p6wire.sends"),
+                                                        viewer.evaluate("() => window.__p6wire.states"),
+                                                        viewer.evaluate("() => window.__p6.shown"), typed, baseline)
+                        log(f"P6 {name}, where the other window's time goes (p50 / p99 ms): " + "; ".join(
+                            f"{stage} {figures['p50_ms']} / {figures['p99_ms']}" for stage, figures in run["breakdown"].items()))
                     out["runs"].setdefault(f"{interval:g}", {}).setdefault(name, []).append(run)
                     log(f"P6 {name}, round {round_index + 1}, a key every {interval:g} ms: other window p50 {run['viewer']['p50_ms']} ms, "
                         f"p99 {run['viewer']['p99_ms']} ms; own preview p50 {run['own']['p50_ms']} ms, p99 {run['own']['p99_ms']} ms")
@@ -1174,6 +1233,9 @@ def main() -> int:
     parser.add_argument("--p6-keys", type=int, help="P6: keystrokes per run (default 200, quick 60)")
     parser.add_argument("--p6-rounds", type=int, help="P6: runs per server and interval, alternating (default 3, quick 1)")
     parser.add_argument("--p6-intervals", default="80,500", help="P6: ms between keystrokes, comma-separated")
+    parser.add_argument("--p6-breakdown", action="store_true",
+                        help="P6: also cut the other window's time per keystroke into stages (send, server and network, "
+                             "the viewer's page, the frame) and print them")
     parser.add_argument("--p1-seconds", type=float)
     parser.add_argument("--p5-seconds", type=float, help="the stalled-reader RSS run's duration (default 60, quick 10)")
     parser.add_argument("--rounds", type=int, help="fan-out runs per server and scenario (default 5, quick 1)")
