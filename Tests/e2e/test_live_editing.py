@@ -414,18 +414,26 @@ def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):
 def test_while_typing_the_other_panels_catch_up_with_the_latest_state_once_typing_pauses(fresh_server, ui):
     """The typist's own page: the preview follows every state at once; the raw JSON, time travel and
     the toolbar's version wait until typing pauses, then show the latest state, and never a version
-    older than one they showed. A page where nobody types follows every state in every panel."""
+    older than one they showed. A page where nobody types shows every state in its preview at once
+    and in its other panels at most every quarter second, ending on the latest state; the first
+    state of a story shows in every panel at once."""
     typist = ui.open(fresh_server, PROFILE)
     viewer = ui.open(fresh_server, PROFILE)
+    start = live(fresh_server, PROFILE)["version"]
+    for page in (typist, viewer):  # read at once, without waiting: the first state fills every panel
+        assert page.locator("#version").text_content() == f"v{start}"
     watch = """() => {
         window.__versions = [];
+        window.__names = [];
         const version = document.getElementById('version');
-        new MutationObserver(() => window.__versions.push(version.textContent))
+        new MutationObserver(() => window.__versions.push([performance.now(), version.textContent]))
           .observe(version, { childList: true, characterData: true, subtree: true });
+        const root = document.querySelector('#preview').contentDocument.querySelector('main.sb-root');
+        new MutationObserver(() => window.__names.push(root.querySelector('h2')?.textContent))
+          .observe(root, { childList: true, characterData: true, subtree: true });
     }"""
     for page in (typist, viewer):
         page.evaluate(watch)
-    start = live(fresh_server, PROFILE)["version"]
     name = control(typist, "/name")
     name.click()
     name.press("End")
@@ -436,14 +444,21 @@ def test_while_typing_the_other_panels_catch_up_with_the_latest_state_once_typin
         expect(page.locator("#version")).to_have_text(f"v{state['version']}")
         expect(page.locator("#time-label")).to_contain_text(f"v{state['version']} live")
         assert wait_for(lambda: json.loads(page.locator("#json-text").input_value()) == state["props"])
-    shown = {name: [int(text[1:]) for text in page.evaluate("() => window.__versions") if text]
-             for name, page in (("typist", typist), ("viewer", viewer))}
+    updates = {name: [(at, int(text[1:])) for at, text in page.evaluate("() => window.__versions") if text]
+               for name, page in (("typist", typist), ("viewer", viewer))}
+    shown = {name: [version for _, version in values] for name, values in updates.items()}
     for versions in shown.values():
         assert versions == sorted(versions), versions
     edits = state["version"] - start
     assert edits >= 5, state
     assert len(set(shown["typist"])) < edits, shown  # it waited for the pause
-    assert len(set(shown["viewer"])) >= edits - 1, shown  # every state (the last one or two may be merged)
+    # The viewer's preview showed every state (the last one or two may be merged) ...
+    names = [text for text in viewer.evaluate("() => window.__names") if text]
+    assert len(set(names)) >= edits - 1, names
+    # ... and its other panels at most every quarter second (a timer's slack allowed), so fewer times.
+    times = sorted({at for at, _ in updates["viewer"]})
+    assert all(later - earlier >= 200 for earlier, later in zip(times, times[1:])), times
+    assert len(set(shown["viewer"])) < edits, shown
 
 
 def preview_matches(page, html):
