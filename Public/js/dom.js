@@ -76,22 +76,6 @@ export function debounce(fn, ms) {
 }
 
 /**
- * `fn` at most once per `ms`, `ms` after the first call since the last run (calls meanwhile join
- * that run); `.cancel()` drops a pending run.
- */
-export function throttle(fn, ms) {
-  let timer = null;
-  const throttled = () => {
-    if (timer === null) timer = setTimeout(() => { timer = null; fn(); }, ms);
-  };
-  throttled.cancel = () => {
-    clearTimeout(timer);
-    timer = null;
-  };
-  return throttled;
-}
-
-/**
  * Writes the members of `values` (properties such as `textContent`, `min`, `value`) that differ from
  * `el`'s. Writing the text or the range an element already shows is not free: the text node is
  * replaced, or the range's attribute set again, and the next frame lays the element out again.

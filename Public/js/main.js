@@ -30,7 +30,7 @@ import { AccessibilityPanel } from './accessibility.js';
 import { ComparePanel } from './compare.js';
 import * as JSONPointer from './json-pointer.js';
 import { caseOf } from './schema-values.js';
-import { h, canonicalJSON, debounce, throttle } from './dom.js';
+import { h, canonicalJSON, debounce } from './dom.js';
 import { parse as parseJSON, clone } from './json.js';
 
 const $ = (id) => document.getElementById(id);
@@ -222,7 +222,6 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
     Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null });
     optimistic.reset();
     showPanelsOncePaused.cancel();
-    showPanelsSoon.cancel();
     controls.reset(null);
     jsonEditor.reset();
     actions.clear();
@@ -367,17 +366,17 @@ connection.addEventListener('message', ({ detail: message }) => {
   }
 });
 
-// While this page's user types into a control, each state's frame carries the preview alone: the
-// other panels (the controls' other fields, the raw JSON, time travel, the toolbar, the Text tab)
-// catch up once no state has come for TYPING_PAUSE_MS, from the latest state. Someone else's changes
-// (another window, a script, an agent) show in the preview at once and in the other panels at most
-// every TYPING_PAUSE_MS, after the frames that carry the preview. Fewer frames and less work land
-// between a keystroke and its preview, in this page and in the others (P6 in docs/performance.md);
-// every other state (this page's own, the first of a story or an environment) shows everything at
-// once. Panels only ever show `current.state`, which only moves forward.
+// While this page's user types into a control, and while someone else's changes (another window, a
+// script, an agent) stream in, each state's frame carries the preview alone: the other panels (the
+// controls' other fields, the raw JSON, time travel, the toolbar, the Text tab) catch up once no
+// state has come for TYPING_PAUSE_MS, from the latest state. Fewer frames and less work land between
+// a keystroke and its preview, in this page and in the others (P6 in docs/performance.md; updating
+// the panels every TYPING_PAUSE_MS while the states kept coming was measured too, and made the
+// watching page's p99 worse at a keystroke every 80 ms). Every other state (this page's own, the
+// first of a story or an environment) shows everything at once. Panels only ever show
+// `current.state`, which only moves forward.
 const TYPING_PAUSE_MS = 250;
 const showPanelsOncePaused = debounce(() => showPanels(), TYPING_PAUSE_MS);
-const showPanelsSoon = throttle(() => showPanels(), TYPING_PAUSE_MS);
 
 function onState(state) {
   if (state.story !== current.storyId) return;
@@ -393,10 +392,8 @@ function onState(state) {
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(optimistic.onState(state, mine?.kind === 'patch' ? mine.pointer : undefined));
   replay.onState(state);  // counts every step of a replay
-  if (controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') {
+  if ((controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') || someoneElses) {
     showPanelsOncePaused();
-  } else if (someoneElses) {
-    showPanelsSoon();
   } else {
     showPanels();
   }
@@ -412,7 +409,6 @@ function onState(state) {
 /** Everything but the preview, from the latest state. */
 function showPanels() {
   showPanelsOncePaused.cancel();
-  showPanelsSoon.cancel();
   const state = current.state;
   if (!state) return;
   $('stage-text').textContent = state.text;
