@@ -778,11 +778,14 @@ def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: st
             continue
         for stage, ms in zip(P6_STAGES, (sent - at, arrived - sent, display[0] - arrived, display[1] - display[0])):
             stages[stage].append(ms)
-    def pick(values, q):
-        values = sorted(values)
-        return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
-    return {stage: {"p50_ms": pick(v, 0.5), "p90_ms": pick(v, 0.9), "p99_ms": pick(v, 0.99), "keystrokes": len(v)}
-            for stage, v in stages.items()}
+    return {stage: {"p50_ms": p6_quantile(v, 0.5), "p90_ms": p6_quantile(v, 0.9), "p99_ms": p6_quantile(v, 0.99),
+                    "keystrokes": len(v)} for stage, v in stages.items()}
+
+
+def p6_quantile(values: list, q: float):
+    """The `q` quantile of `values` in ms, rounded to 0.01 (the element at q * count); None when empty."""
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
 
 
 def p6_level(text, typed: str, baseline: bool) -> int:
@@ -806,8 +809,8 @@ def p6_latencies(inputs: list, shown: list, typed: str, baseline: bool) -> dict:
         else:
             latencies.append(seen - at)
     latencies.sort()
-    pick = lambda q: round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2) if latencies else None
-    return {"p50_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": round(latencies[-1], 2) if latencies else None,
+    return {"p50_ms": p6_quantile(latencies, 0.5), "p99_ms": p6_quantile(latencies, 0.99),
+            "max_ms": round(latencies[-1], 2) if latencies else None,
             "keystrokes": len(inputs), "missing": missing}
 
 
@@ -899,13 +902,14 @@ def p6_typing(args) -> dict:
                         page.wait_for_function("(text) => window.__p6Preview.text() === text", arg=expected, timeout=30000)
                     typist.wait_for_timeout(100)
                     inputs = typist.evaluate("() => window.__p6.inputs")
+                    viewer_shown = viewer.evaluate("() => window.__p6.shown")
                     run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2),
-                           "viewer": p6_latencies(inputs, viewer.evaluate("() => window.__p6.shown"), typed, baseline),
+                           "viewer": p6_latencies(inputs, viewer_shown, typed, baseline),
                            "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
                     if args.p6_breakdown:
                         run["breakdown"] = p6_breakdown(inputs, typist.evaluate("() => window.__p6wire.sends"),
                                                         viewer.evaluate("() => window.__p6wire.states"),
-                                                        viewer.evaluate("() => window.__p6.shown"), typed, baseline)
+                                                        viewer_shown, typed, baseline)
                         log(f"P6 {name}, where the other window's time goes (p50 / p99 ms): " + "; ".join(
                             f"{stage} {figures['p50_ms']} / {figures['p99_ms']}" for stage, figures in run["breakdown"].items()))
                     out["runs"].setdefault(f"{interval:g}", {}).setdefault(name, []).append(run)

@@ -386,13 +386,14 @@ function onState(state) {
   if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
   else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
+  const typingHere = controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link';
   const someoneElses = !mine && !current.fresh && current.state !== null;
   current.fresh = false;
   current.state = state;
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(optimistic.onState(state, mine?.kind === 'patch' ? mine.pointer : undefined));
   replay.onState(state);  // counts every step of a replay
-  if ((controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link') || someoneElses) {
+  if (typingHere || someoneElses) {
     showPanelsOncePaused();
   } else {
     showPanels();
