@@ -745,7 +745,7 @@ P6_WIRE_PROBE = """(() => {
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (typeof data === 'string' && data.includes('"patch"')) {
-      try { window.__p6wire.sends.push([now(), JSON.parse(data).patch[0].value.length]); } catch {}
+      try { window.__p6wire.sends.push([now(), JSON.parse(data).patch[0].value.length, data.length]); } catch {}
     }
     return send.call(this, data);
   };
@@ -771,7 +771,7 @@ def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: st
     displays = [(at, frame, p6_level(text, typed, baseline)) for at, frame, text in shown]
     stages: dict = {stage: [] for stage in P6_STAGES}
     for at, value in inputs:
-        sent = next((t for t, length in sends if t >= at and length >= len(value)), None)
+        sent = next((t for t, length, _ in sends if t >= at and length >= len(value)), None)
         arrived = next((t for t in states if sent is not None and t >= sent), None)
         display = next(((dom_at, frame) for dom_at, frame, level in displays if dom_at >= at and level >= len(value)), None)
         if None in (sent, arrived, display) or display[0] < arrived:
@@ -780,6 +780,105 @@ def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: st
             stages[stage].append(ms)
     return {stage: {"p50_ms": p6_quantile(v, 0.5), "p90_ms": p6_quantile(v, 0.9), "p99_ms": p6_quantile(v, 0.99),
                     "keystrokes": len(v)} for stage, v in stages.items()}
+
+
+P6_WIRE_STAGES = ("sent -> on the wire", "the server: in -> out to the viewer", "on the wire -> the viewer's state arrives")
+
+
+class LoopbackCapture:
+    """tcpdump on the loopback, for the packets to and from one server port while a P6 run types
+    (--p6-breakdown): their times are those of the pages' probe (both the system's clock), so the
+    stage from a patch sent to the viewer's state arriving splits into the sending browser, the server
+    and the receiving browser. Needs tcpdump and the right to capture (root or CAP_NET_RAW)."""
+
+    PACKET = re.compile(r"^(\d+\.\d+) IP 127\.0\.0\.1\.(\d+) > 127\.0\.0\.1\.(\d+): .*length (\d+)$")
+
+    def __init__(self, port: int, path: Path):
+        self.port, self.path = port, path
+        self.proc: subprocess.Popen | None = None
+
+    @staticmethod
+    def unavailable() -> str | None:
+        """Why no capture can be made here, or None."""
+        if not shutil.which("tcpdump"):
+            return "tcpdump missing (apt-get install tcpdump)"
+        if os.geteuid() != 0:
+            return "capturing needs root"
+        return None
+
+    def start(self) -> "LoopbackCapture":
+        self.path.unlink(missing_ok=True)
+        self.proc = subprocess.Popen(["tcpdump", "-i", "lo", "-nn", "-U", "-s", "128", "-w", str(self.path), f"tcp port {self.port}"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()  # "listening on lo, ..." once it captures
+        if "listening" not in line:
+            raise RuntimeError(f"tcpdump did not start: {line.strip()}")
+        return self
+
+    def stop(self) -> list[tuple[float, int, int, int]]:
+        """Ends the capture; the packets that carried data: (ms since the epoch, from port, to port, bytes)."""
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=10)
+        text = subprocess.run(["tcpdump", "-r", str(self.path), "-nn", "-tt"], capture_output=True, text=True, check=True).stdout
+        packets = []
+        for line in text.splitlines():
+            match = self.PACKET.match(line)
+            if match and int(match[4]) > 0:
+                packets.append((float(match[1]) * 1000, int(match[2]), int(match[3]), int(match[4])))
+        return packets
+
+
+def p6_wire_split(packets: list, port: int, sends: list, states: list) -> dict:
+    """Per patch, the stage from the typist's page sending it to the viewer's state arriving, cut at the
+    loopback (P6_WIRE_STAGES, p50/p90/p99 ms): the patch's packet to the server (the first from the typist's
+    connection at least as long as the message, a WebSocket frame adding 6-14 bytes), the first packet from
+    the server to the viewer's connection after it, and the viewer's first state after that packet."""
+    to_server = [(at, source, size) for at, source, target, size in packets if target == port]
+    to_clients = [(at, target) for at, source, target, size in packets if source == port]
+    frame = lambda size, length: 6 <= size - length <= 14
+    lengths = {length for _, _, length in sends}
+    typist = statistics.mode([source for _, source, size in to_server if any(frame(size, n) for n in lengths)] or [None])
+    viewer = statistics.mode([target for _, target in to_clients if target != typist] or [None])
+    patches = [(at, size) for at, source, size in to_server if source == typist]
+    out_to_viewer = [at for at, target in to_clients if target == viewer]
+    stages: dict = {stage: [] for stage in P6_WIRE_STAGES}
+    for sent, _, length in sends:
+        wire_in = next((at for at, size in patches if at >= sent and frame(size, length)), None)
+        wire_out = next((at for at in out_to_viewer if wire_in is not None and at >= wire_in), None)
+        arrived = next((at for at in states if wire_out is not None and at >= wire_out), None)
+        if None in (wire_in, wire_out, arrived):
+            continue
+        for stage, ms in zip(P6_WIRE_STAGES, (wire_in - sent, wire_out - wire_in, arrived - wire_out)):
+            stages[stage].append(ms)
+    figures = {stage: {"p50_ms": p6_quantile(v, 0.5), "p90_ms": p6_quantile(v, 0.9), "p99_ms": p6_quantile(v, 0.99),
+                       "patches": len(v)} for stage, v in stages.items()}
+    figures["packets"] = {"to_server": len(patches), "to_viewer": len(out_to_viewer)}
+    return figures
+
+
+def browser_cpu_s() -> float:
+    """CPU seconds (user and system) of every Chromium process this benchmark started (its descendants)."""
+    parents, names, cpu = {}, {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1: stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        pid = int(entry)
+        parents[pid], names[pid], cpu[pid] = int(fields[1]), name, int(fields[11]) + int(fields[12])
+    ours = {os.getpid()}
+    changed = True
+    while changed:
+        changed = False
+        for pid, parent in parents.items():
+            if parent in ours and pid not in ours:
+                ours.add(pid)
+                changed = True
+    ticks = sum(cpu[pid] for pid in ours if "chrom" in names[pid] or "headless" in names[pid])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def p6_quantile(values: list, q: float):
@@ -873,6 +972,11 @@ def p6_typing(args) -> dict:
                     pair.append(page)
                 pages[name] = pair
             field = lambda page: page.locator("[data-p6]")
+            servers = {"storybook": sb, "baseline": bl}
+            capture_unavailable = LoopbackCapture.unavailable() if args.p6_breakdown else None
+            if capture_unavailable:
+                log(f"P6: the sent -> arrives stage is not split at the loopback: {capture_unavailable}")
+                out["wire_unavailable"] = capture_unavailable
             # Both pairs warm up first (untimed): the first keystrokes after a page loads run its code cold.
             for typist, _ in pages.values():
                 field(typist).click()
@@ -891,6 +995,11 @@ def p6_typing(args) -> dict:
                     for page in (typist, viewer):
                         page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; "
                                       "if (window.__p6wire) { window.__p6wire.sends = []; window.__p6wire.states = []; } }")
+                    capture = None
+                    if args.p6_breakdown:
+                        if capture_unavailable is None:
+                            capture = LoopbackCapture(servers[name].port, WORK / f"p6-{name}.pcap").start()
+                        browser_cpu_before = browser_cpu_s()
                     started = time.monotonic()
                     for index, key in enumerate(typed):
                         delay = started + (index * interval + offsets[index]) / 1000 - time.monotonic()
@@ -907,11 +1016,17 @@ def p6_typing(args) -> dict:
                            "viewer": p6_latencies(inputs, viewer_shown, typed, baseline),
                            "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
                     if args.p6_breakdown:
-                        run["breakdown"] = p6_breakdown(inputs, typist.evaluate("() => window.__p6wire.sends"),
-                                                        viewer.evaluate("() => window.__p6wire.states"),
-                                                        viewer_shown, typed, baseline)
+                        run["browser_cpu_ms_per_key"] = round((browser_cpu_s() - browser_cpu_before) * 1000 / keys, 2)
+                        sends = typist.evaluate("() => window.__p6wire.sends")
+                        states = viewer.evaluate("() => window.__p6wire.states")
+                        run["breakdown"] = p6_breakdown(inputs, sends, states, viewer_shown, typed, baseline)
                         log(f"P6 {name}, where the other window's time goes (p50 / p99 ms): " + "; ".join(
-                            f"{stage} {figures['p50_ms']} / {figures['p99_ms']}" for stage, figures in run["breakdown"].items()))
+                            f"{stage} {figures['p50_ms']} / {figures['p99_ms']}" for stage, figures in run["breakdown"].items())
+                            + f"; Chromium's CPU {run['browser_cpu_ms_per_key']} ms a keystroke")
+                        if capture is not None:
+                            run["wire"] = p6_wire_split(capture.stop(), servers[name].port, sends, states)
+                            log(f"P6 {name}, the sent -> arrives stage at the loopback (p50 / p99 ms): " + "; ".join(
+                                f"{stage} {run['wire'][stage]['p50_ms']} / {run['wire'][stage]['p99_ms']}" for stage in P6_WIRE_STAGES))
                     out["runs"].setdefault(f"{interval:g}", {}).setdefault(name, []).append(run)
                     log(f"P6 {name}, round {round_index + 1}, a key every {interval:g} ms: other window p50 {run['viewer']['p50_ms']} ms, "
                         f"p99 {run['viewer']['p99_ms']} ms; own preview p50 {run['own']['p50_ms']} ms, p99 {run['own']['p99_ms']} ms")
@@ -1203,6 +1318,38 @@ def render_table(rows: list[dict], markdown: bool) -> str:
     return "\n".join(lines)
 
 
+def p6_breakdown_table(p6: dict | None) -> str:
+    """With --p6-breakdown: where the other window's time goes, per stage p50 / p99 in ms (medians over the
+    rounds), for both servers at each pace, and Chromium's CPU per keystroke. Empty without it."""
+    if not p6 or not p6.get("measured"):
+        return ""
+    columns = [(interval, name) for interval in p6["runs"] for name in ("storybook", "baseline")
+               if any("breakdown" in run for run in p6["runs"][interval].get(name, []))]
+    if not columns:
+        return ""
+
+    def median(values):
+        values = [v for v in values if v is not None]
+        return f"{statistics.median(values):.1f}" if values else "-"
+
+    def cell(interval, name, part, stage):
+        runs = [run[part][stage] for run in p6["runs"][interval][name] if stage in run.get(part, {})]
+        return f"{median([f['p50_ms'] for f in runs])} / {median([f['p99_ms'] for f in runs])}" if runs else "-"
+
+    lines = ["| stage, p50 / p99 ms | " + " | ".join(f"{name}, {interval} ms" for interval, name in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for stage in P6_STAGES:
+        lines.append(f"| {stage} | " + " | ".join(cell(i, n, "breakdown", stage) for i, n in columns) + " |")
+        if stage == P6_STAGES[1]:
+            for wire_stage in P6_WIRE_STAGES:
+                lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
+    lines.append("| Chromium's CPU per keystroke, ms (both pairs' processes) | " + " | ".join(
+        median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
+    note = f" The loopback split is missing: {p6['wire_unavailable']}." if p6.get("wire_unavailable") else ""
+    return ("P6, where the other window's time goes (`--p6-breakdown`; medians over the rounds; the second stage split "
+            f"at the loopback by tcpdump):{note}\n\n" + "\n".join(lines) + "\n")
+
+
 def markdown_report(r: dict, rows: list[dict]) -> str:
     m = r["machine"]
     free = "\n".join("    " + line for line in m["free_h"].splitlines())
@@ -1212,6 +1359,7 @@ Command: `{r['command']}`
 
 {render_table(rows, markdown=True)}
 
+{p6_breakdown_table(r.get("p6"))}
 Machine: {m['nproc']} cores, {m['cpu_model']}; {m['os']}, kernel {m['kernel']}; libwebsockets {m['libwebsockets']};
 {m['swift']}; {m['wrk']}. Load average at start {' '.join(m['loadavg_start'])}, at end {' '.join(r['loadavg_end'])};
 other processes kept {100 * r['background_busy']:.0f}% of the CPU busy just before the run; the hypervisor stole
@@ -1239,7 +1387,8 @@ def main() -> int:
     parser.add_argument("--p6-intervals", default="80,500", help="P6: ms between keystrokes, comma-separated")
     parser.add_argument("--p6-breakdown", action="store_true",
                         help="P6: also cut the other window's time per keystroke into stages (send, server and network, "
-                             "the viewer's page, the frame) and print them")
+                             "the viewer's page, the frame), split the server's part from the browsers' at the loopback "
+                             "(tcpdump, as root), measure Chromium's CPU per keystroke, and print them")
     parser.add_argument("--p1-seconds", type=float)
     parser.add_argument("--p5-seconds", type=float, help="the stalled-reader RSS run's duration (default 60, quick 10)")
     parser.add_argument("--rounds", type=int, help="fan-out runs per server and scenario (default 5, quick 1)")

@@ -24,6 +24,10 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   echo "Benchmarks/run.sh needs ${missing[*]}: run scripts/install-deps.sh --test (Debian packages: gcc make wrk chromium)" >&2
   exit 1
 fi
+# --p6-breakdown splits the server's part from the browsers' with tcpdump (as root); without it, that split is left out.
+if [[ " ${args[*]:-} " == *" --p6-breakdown "* ]] && ! command -v tcpdump >/dev/null 2>&1; then
+  echo "note: without tcpdump (Debian package tcpdump; scripts/install-deps.sh --test) --p6-breakdown does not split the server's part" >&2
+fi
 
 make -C Benchmarks --quiet
 if [[ $build == 1 ]]; then

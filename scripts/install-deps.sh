@@ -2,7 +2,7 @@
 # Installs the Debian packages the storybook needs, only those missing, so it is quick to re-run.
 #   scripts/install-deps.sh            libwebsockets-dev (to build and serve)
 #   scripts/install-deps.sh --test     plus what the tests and the benchmark use: chromium, curl,
-#                                      gcc and make, wrk and valgrind (Benchmarks/), python3-venv
+#                                      gcc and make, wrk, valgrind and tcpdump (Benchmarks/), python3-venv
 # On a system without apt (macOS), it says what to install and stops.
 set -euo pipefail
 
@@ -15,7 +15,7 @@ fi
 
 packages=(libwebsockets-dev pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(chromium curl gcc make wrk valgrind python3-venv)
+  packages+=(chromium curl gcc make wrk valgrind tcpdump python3-venv)
 fi
 
 missing=()
