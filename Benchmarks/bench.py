@@ -778,28 +778,28 @@ def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: st
             continue
         for stage, ms in zip(P6_STAGES, (sent - at, arrived - sent, display[0] - arrived, display[1] - display[0])):
             stages[stage].append(ms)
-    return {stage: {"p50_ms": p6_quantile(v, 0.5), "p90_ms": p6_quantile(v, 0.9), "p99_ms": p6_quantile(v, 0.99),
-                    "keystrokes": len(v)} for stage, v in stages.items()}
+    return {stage: p6_figures(v, "keystrokes") for stage, v in stages.items()}
 
 
-P6_WIRE_STAGES = ("sent -> on the wire", "the server: in -> out to the viewer", "on the wire -> the viewer's state arrives")
+P6_WIRE_STAGES = ("sent -> into the server", "the server: in -> out to the viewer", "out of the server -> the viewer's state arrives")
 
 
 class LoopbackCapture:
     """tcpdump on the loopback, for the packets to and from one server port while a P6 run types
-    (--p6-breakdown): their times are those of the pages' probe (both the system's clock), so the
+    (--p6-breakdown): their times are on the system's clock, which the pages' probe follows, so the
     stage from a patch sent to the viewer's state arriving splits into the sending browser, the server
-    and the receiving browser. Needs tcpdump and the right to capture (root or CAP_NET_RAW)."""
+    and the receiving browser. Needs tcpdump and the right to capture (root, with CAP_NET_RAW)."""
 
-    PACKET = re.compile(r"^(\d+\.\d+) IP 127\.0\.0\.1\.(\d+) > 127\.0\.0\.1\.(\d+): .*length (\d+)$")
+    PACKET = re.compile(r"^(\d+\.\d+) IP 127\.0\.0\.1\.(\d+) > 127\.0\.0\.1\.(\d+): .*length (\d+)(?::|$)")
 
     def __init__(self, port: int, path: Path):
         self.port, self.path = port, path
         self.proc: subprocess.Popen | None = None
+        self.dropped: int | None = None
 
     @staticmethod
     def unavailable() -> str | None:
-        """Why no capture can be made here, or None."""
+        """Why no capture can be made here, or None (a failing start says so too)."""
         if not shutil.which("tcpdump"):
             return "tcpdump missing (apt-get install tcpdump)"
         if os.geteuid() != 0:
@@ -807,19 +807,38 @@ class LoopbackCapture:
         return None
 
     def start(self) -> "LoopbackCapture":
+        """Starts capturing; raises RuntimeError (with nothing left running) when tcpdump does not."""
         self.path.unlink(missing_ok=True)
-        self.proc = subprocess.Popen(["tcpdump", "-i", "lo", "-nn", "-U", "-s", "128", "-w", str(self.path), f"tcp port {self.port}"],
+        self.proc = subprocess.Popen(["tcpdump", "-i", "lo", "-nn", "-U", "--immediate-mode", "-s", "128", "-w", str(self.path), f"tcp port {self.port}"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        line = self.proc.stderr.readline()  # "listening on lo, ..." once it captures
+        ready = queue.Queue()
+        threading.Thread(target=lambda: ready.put(self.proc.stderr.readline()), daemon=True).start()
+        try:
+            line = ready.get(timeout=10)  # "listening on lo, ..." once it captures
+        except queue.Empty:
+            line = "no answer in 10 s"
         if "listening" not in line:
+            self.stop_process()
             raise RuntimeError(f"tcpdump did not start: {line.strip()}")
         return self
 
+    def stop_process(self) -> None:
+        """Ends tcpdump (interrupted, killed if it does not end), keeping what it wrote; safe to call twice."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, errors = self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, errors = self.proc.communicate()
+        match = re.search(r"(\d+) packets? dropped by kernel", errors or "")
+        self.dropped = int(match[1]) if match else None
+
     def stop(self) -> list[tuple[float, int, int, int]]:
         """Ends the capture; the packets that carried data: (ms since the epoch, from port, to port, bytes)."""
-        self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(timeout=10)
-        text = subprocess.run(["tcpdump", "-r", str(self.path), "-nn", "-tt"], capture_output=True, text=True, check=True).stdout
+        self.stop_process()
+        text = subprocess.run(["tcpdump", "-r", str(self.path), "-nn", "-tt"], capture_output=True, text=True).stdout
         packets = []
         for line in text.splitlines():
             match = self.PACKET.match(line)
@@ -828,37 +847,60 @@ class LoopbackCapture:
         return packets
 
 
+def websocket_client_frame_bytes(length: int) -> int:
+    """The bytes of a masked (client) WebSocket frame carrying `length` bytes in one frame (RFC 6455 5.2)."""
+    return length + (6 if length < 126 else 8 if length < 65536 else 14)
+
+
+def p6_figures(values: list, count_key: str) -> dict:
+    """p50/p90/p99 (ms) of a stage's values, with how many there were."""
+    return {"p50_ms": p6_quantile(values, 0.5), "p90_ms": p6_quantile(values, 0.9), "p99_ms": p6_quantile(values, 0.99),
+            count_key: len(values)}
+
+
 def p6_wire_split(packets: list, port: int, sends: list, states: list) -> dict:
     """Per patch, the stage from the typist's page sending it to the viewer's state arriving, cut at the
-    loopback (P6_WIRE_STAGES, p50/p90/p99 ms): the patch's packet to the server (the first from the typist's
-    connection at least as long as the message, a WebSocket frame adding 6-14 bytes), the first packet from
-    the server to the viewer's connection after it, and the viewer's first state after that packet."""
+    loopback (P6_WIRE_STAGES, p50/p90/p99 ms). A patch's packet is the first packet to the server after
+    its send from the typist's connection with exactly the size of the patch's frame (each packet used
+    once); then the first packet from the server to the viewer's connection after it, and the viewer's
+    first state after that packet. Patches without all three are counted as unmatched. The typist's
+    connection is the one that sent frames of the patches' sizes, the viewer's the other one the server
+    wrote to. `min_sent_to_server_ms`, the shortest first hop, shows how close the two clocks come (no packet
+    before its send is looked for: a browser clock ahead of the capture's would show as unmatched patches)."""
     to_server = [(at, source, size) for at, source, target, size in packets if target == port]
     to_clients = [(at, target) for at, source, target, size in packets if source == port]
-    frame = lambda size, length: 6 <= size - length <= 14
-    lengths = {length for _, _, length in sends}
-    typist = statistics.mode([source for _, source, size in to_server if any(frame(size, n) for n in lengths)] or [None])
-    viewer = statistics.mode([target for _, target in to_clients if target != typist] or [None])
+    frames = {websocket_client_frame_bytes(length) for _, _, length in sends}
+    typists = [source for _, source, size in to_server if size in frames]
+    typist = statistics.mode(typists) if typists else None
+    viewers = [target for _, target in to_clients if target != typist]
+    viewer = statistics.mode(viewers) if viewers else None
     patches = [(at, size) for at, source, size in to_server if source == typist]
     out_to_viewer = [at for at, target in to_clients if target == viewer]
+    used: set[int] = set()
     stages: dict = {stage: [] for stage in P6_WIRE_STAGES}
+    unmatched = 0
     for sent, _, length in sends:
-        wire_in = next((at for at, size in patches if at >= sent and frame(size, length)), None)
+        frame = websocket_client_frame_bytes(length)
+        index = next((i for i, (at, size) in enumerate(patches) if i not in used and at >= sent and size == frame), None)
+        wire_in = patches[index][0] if index is not None else None
         wire_out = next((at for at in out_to_viewer if wire_in is not None and at >= wire_in), None)
         arrived = next((at for at in states if wire_out is not None and at >= wire_out), None)
         if None in (wire_in, wire_out, arrived):
+            unmatched += 1
             continue
+        used.add(index)
         for stage, ms in zip(P6_WIRE_STAGES, (wire_in - sent, wire_out - wire_in, arrived - wire_out)):
             stages[stage].append(ms)
-    figures = {stage: {"p50_ms": p6_quantile(v, 0.5), "p90_ms": p6_quantile(v, 0.9), "p99_ms": p6_quantile(v, 0.99),
-                       "patches": len(v)} for stage, v in stages.items()}
-    figures["packets"] = {"to_server": len(patches), "to_viewer": len(out_to_viewer)}
+    figures: dict = {stage: p6_figures(v, "patches") for stage, v in stages.items()}
+    figures["unmatched_patches"] = unmatched
+    figures["min_sent_to_server_ms"] = round(min(stages[P6_WIRE_STAGES[0]]), 3) if stages[P6_WIRE_STAGES[0]] else None
     return figures
 
 
 def browser_cpu_s() -> float:
-    """CPU seconds (user and system) of every Chromium process this benchmark started (its descendants)."""
-    parents, names, cpu = {}, {}, {}
+    """CPU seconds (user and system) of every Chromium process this benchmark started (its descendants
+    named chromium, chrome... or headless_shell), now; a process that ended meanwhile takes its time with it."""
+    parents, names = {}, {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -866,19 +908,17 @@ def browser_cpu_s() -> float:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        name, fields = stat[stat.index("(") + 1: stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
-        pid = int(entry)
-        parents[pid], names[pid], cpu[pid] = int(fields[1]), name, int(fields[11]) + int(fields[12])
+        parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+        names[int(entry)] = stat[stat.index("(") + 1: stat.rindex(")")]
     ours = {os.getpid()}
     changed = True
-    while changed:
+    while changed:  # the descendants, whatever order their pids came in
         changed = False
         for pid, parent in parents.items():
             if parent in ours and pid not in ours:
                 ours.add(pid)
                 changed = True
-    ticks = sum(cpu[pid] for pid in ours if "chrom" in names[pid] or "headless" in names[pid])
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return sum(proc_stat_cpu_s(pid) or 0.0 for pid in ours if "chrom" in names[pid] or "headless" in names[pid])
 
 
 def p6_quantile(values: list, q: float):
@@ -948,6 +988,7 @@ def p6_typing(args) -> dict:
     bl = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
                                 "--static-dir", str(page_dir)]).start()
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "chromium_args": args.chromium_args, "runs": {}}
+    captures: list[LoopbackCapture] = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", *shlex.split(args.chromium_args)], headless=True)
@@ -998,7 +1039,14 @@ def p6_typing(args) -> dict:
                     capture = None
                     if args.p6_breakdown:
                         if capture_unavailable is None:
-                            capture = LoopbackCapture(servers[name].port, WORK / f"p6-{name}.pcap").start()
+                            capture = LoopbackCapture(servers[name].port, WORK / f"p6-{name}.pcap")
+                            captures.append(capture)
+                            try:
+                                capture.start()
+                            except RuntimeError as error:
+                                capture, capture_unavailable = None, str(error)
+                                out["wire_unavailable"] = capture_unavailable
+                                log(f"P6: the sent -> arrives stage is not split at the loopback: {capture_unavailable}")
                         browser_cpu_before = browser_cpu_s()
                     started = time.monotonic()
                     for index, key in enumerate(typed):
@@ -1025,8 +1073,11 @@ def p6_typing(args) -> dict:
                             + f"; Chromium's CPU {run['browser_cpu_ms_per_key']} ms a keystroke")
                         if capture is not None:
                             run["wire"] = p6_wire_split(capture.stop(), servers[name].port, sends, states)
+                            run["wire"]["packets_dropped"] = capture.dropped
                             log(f"P6 {name}, the sent -> arrives stage at the loopback (p50 / p99 ms): " + "; ".join(
-                                f"{stage} {run['wire'][stage]['p50_ms']} / {run['wire'][stage]['p99_ms']}" for stage in P6_WIRE_STAGES))
+                                f"{stage} {run['wire'][stage]['p50_ms']} / {run['wire'][stage]['p99_ms']}" for stage in P6_WIRE_STAGES)
+                                + f"; {run['wire']['unmatched_patches']} patches unmatched, the first hop at least "
+                                f"{run['wire']['min_sent_to_server_ms']} ms")
                     out["runs"].setdefault(f"{interval:g}", {}).setdefault(name, []).append(run)
                     log(f"P6 {name}, round {round_index + 1}, a key every {interval:g} ms: other window p50 {run['viewer']['p50_ms']} ms, "
                         f"p99 {run['viewer']['p99_ms']} ms; own preview p50 {run['own']['p50_ms']} ms, p99 {run['own']['p99_ms']} ms")
@@ -1034,6 +1085,8 @@ def p6_typing(args) -> dict:
     except Exception as error:  # noqa: BLE001 - reported, not fatal
         return {"measured": False, "reason": f"{type(error).__name__}: {str(error)[:300]}", **out}
     finally:
+        for capture in captures:  # a run that failed half-way leaves no tcpdump behind
+            capture.stop_process()
         sb.stop()
         bl.stop()
     out["measured"] = True
@@ -1343,11 +1396,13 @@ def p6_breakdown_table(p6: dict | None) -> str:
         if stage == P6_STAGES[1]:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
-    lines.append("| Chromium's CPU per keystroke, ms (both pairs' processes) | " + " | ".join(
+    lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(
+        str(sum(run["wire"]["unmatched_patches"] for run in p6["runs"][i][n] if "wire" in run)) for i, n in columns) + " |")
+    lines.append("| Chromium's CPU per keystroke, ms (all its processes, both pairs of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
     note = f" The loopback split is missing: {p6['wire_unavailable']}." if p6.get("wire_unavailable") else ""
     return ("P6, where the other window's time goes (`--p6-breakdown`; medians over the rounds; the second stage split "
-            f"at the loopback by tcpdump):{note}\n\n" + "\n".join(lines) + "\n")
+            f"at the loopback by tcpdump):{note}\n\n" + "\n".join(lines) + "\n\n")
 
 
 def markdown_report(r: dict, rows: list[dict]) -> str:
@@ -1359,8 +1414,7 @@ Command: `{r['command']}`
 
 {render_table(rows, markdown=True)}
 
-{p6_breakdown_table(r.get("p6"))}
-Machine: {m['nproc']} cores, {m['cpu_model']}; {m['os']}, kernel {m['kernel']}; libwebsockets {m['libwebsockets']};
+{p6_breakdown_table(r.get("p6"))}Machine: {m['nproc']} cores, {m['cpu_model']}; {m['os']}, kernel {m['kernel']}; libwebsockets {m['libwebsockets']};
 {m['swift']}; {m['wrk']}. Load average at start {' '.join(m['loadavg_start'])}, at end {' '.join(r['loadavg_end'])};
 other processes kept {100 * r['background_busy']:.0f}% of the CPU busy just before the run; the hypervisor stole
 {100 * r.get('steal_fraction', 0):.1f}% of the CPU time during the run (`/proc/stat` steal).
