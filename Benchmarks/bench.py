@@ -1396,8 +1396,11 @@ def p6_breakdown_table(p6: dict | None) -> str:
         if stage == P6_STAGES[1]:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
-    lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(
-        str(sum(run["wire"]["unmatched_patches"] for run in p6["runs"][i][n] if "wire" in run)) for i, n in columns) + " |")
+    def unmatched(interval, name):
+        runs = [run["wire"] for run in p6["runs"][interval][name] if "wire" in run]
+        return str(sum(wire["unmatched_patches"] for wire in runs)) if runs else "-"
+
+    lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(unmatched(i, n) for i, n in columns) + " |")
     lines.append("| Chromium's CPU per keystroke, ms (all its processes, both pairs of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
     note = f" The loopback split is missing: {p6['wire_unavailable']}." if p6.get("wire_unavailable") else ""
