@@ -49,13 +49,23 @@ def log(message: str) -> None:
 # ---------------------------------------------------------------- processes
 
 
-def proc_stat_cpu_s(pid: int) -> float | None:
+def proc_stat(pid: int) -> tuple[str, list[str]] | None:
+    """A process's name and the fields of /proc/PID/stat after it (state first), or None when it is gone."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2 :].split()
+    return text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+
+
+def stat_cpu_s(fields: list[str]) -> float:
+    """User and system CPU seconds from a process's /proc/PID/stat fields (proc_stat)."""
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_stat_cpu_s(pid: int) -> float | None:
+    stat = proc_stat(pid)
+    return stat_cpu_s(stat[1]) if stat else None
 
 
 def proc_status_kib(pid: int, key: str) -> int | None:
@@ -900,25 +910,17 @@ def p6_wire_split(packets: list, port: int, sends: list, states: list) -> dict:
 def browser_cpu_s() -> float:
     """CPU seconds (user and system) of every Chromium process this benchmark started (its descendants
     named chromium, chrome... or headless_shell), now; a process that ended meanwhile takes its time with it."""
-    parents, names = {}, {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
-        names[int(entry)] = stat[stat.index("(") + 1: stat.rindex(")")]
+    stats = {int(entry): stat for entry in os.listdir("/proc") if entry.isdigit() and (stat := proc_stat(int(entry)))}
     ours = {os.getpid()}
     changed = True
     while changed:  # the descendants, whatever order their pids came in
         changed = False
-        for pid, parent in parents.items():
-            if parent in ours and pid not in ours:
+        for pid, (_, fields) in stats.items():
+            if int(fields[1]) in ours and pid not in ours:
                 ours.add(pid)
                 changed = True
-    return sum(proc_stat_cpu_s(pid) or 0.0 for pid in ours if "chrom" in names[pid] or "headless" in names[pid])
+    return sum(stat_cpu_s(fields) for pid, (name, fields) in stats.items()
+               if pid in ours and ("chrom" in name or "headless" in name))
 
 
 def p6_quantile(values: list, q: float):

@@ -11,11 +11,11 @@ import StorybookTransport
 /// `"at": null` when the projection does not show the text as is (``PreviewTemplate``, kept by
 /// ``PreviewFields``). It is made after the state is on its way, so no subscriber's state waits for it.
 extension StoryHub {
-    /// The connection now focuses `path` of `storyID` (nil: nothing); a string field's
-    /// `preview-field` goes to it at once when it is subscribed to the story.
-    func focus(_ connection: ConnectionID, story storyID: String, path: String?) {
+    /// The connection now focuses `pointer` of `storyID` (nil, or the whole props: no field); a string
+    /// field's `preview-field` goes to it at once when it is subscribed to the story.
+    func focus(_ connection: ConnectionID, story storyID: String, pointer: JSONPointer?) {
         assertOnQueue()
-        let pointer = path.flatMap { try? JSONPointer(parsing: $0) }.flatMap { $0.tokens.isEmpty ? nil : $0 }
+        let pointer = pointer.flatMap { $0.tokens.isEmpty ? nil : $0 }
         previewFields.focus(connection, story: storyID, pointer: pointer)
         guard let pointer, stories(subscribedBy: connection).contains(storyID), let session = liveSession(storyID) else { return }
         sendPreviewField(of: session, at: pointer, to: connection)

@@ -20,7 +20,7 @@ enum ClientMessage: Equatable {
     /// Who the client is, for presence and attribution.
     case identify(ChangeAuthor)
     /// The field the client is editing on a story; nil clears it.
-    case focus(story: String, path: String?)
+    case focus(story: String, path: JSONPointer?)
     /// The renderer protocol (`renderer`, `show`, `rendered`).
     case renderer(RendererMessage)
 
@@ -92,11 +92,11 @@ enum ClientMessage: Equatable {
             return .identify(try identity(reader))
         case "focus":
             guard fields["path"] != nil else { throw APIError(.badMessage, "missing field path (null clears the focus)", path: "/path") }
-            let path = try reader.optionalString("path")
-            if let path {
-                // The syntax only: a pointer to nothing yet is kept (the field may come with the next state).
+            // The syntax only: a pointer to nothing yet is kept (the field may come with the next state).
+            var path: JSONPointer?
+            if let text = try reader.optionalString("path") {
                 do {
-                    _ = try JSONPointer(parsing: path)
+                    path = try JSONPointer(parsing: text)
                 } catch {
                     throw APIError(.badMessage, "path must be a JSON Pointer (\"/name\") or null: \(error.reason)", path: "/path")
                 }

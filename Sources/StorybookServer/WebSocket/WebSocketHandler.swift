@@ -69,8 +69,8 @@ struct WebSocketHandler {
                 reject(APIError(.notFound, "unknown story '\(story)'"), ref: nil, story: story, to: connection)
                 return
             }
-            presence.focus(connection, story: story, path: path)
-            hub.focus(connection, story: story, path: path)
+            presence.focus(connection, story: story, path: path?.description)
+            hub.focus(connection, story: story, pointer: path)
         case .replace(let story, let props, let base, let ref):
             edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
         case .patch(let story, let patch, let base, let ref):
