@@ -1391,6 +1391,10 @@ def p6_breakdown_table(p6: dict | None) -> str:
         runs = [run[part][stage] for run in p6["runs"][interval][name] if stage in run.get(part, {})]
         return f"{median([f['p50_ms'] for f in runs])} / {median([f['p99_ms'] for f in runs])}" if runs else "-"
 
+    def unmatched(interval, name):
+        runs = [run["wire"] for run in p6["runs"][interval][name] if "wire" in run]
+        return str(sum(wire["unmatched_patches"] for wire in runs)) if runs else "-"
+
     lines = ["| stage, p50 / p99 ms | " + " | ".join(f"{name}, {interval} ms" for interval, name in columns) + " |",
              "|---|" + "---|" * len(columns)]
     for stage in P6_STAGES:
@@ -1398,10 +1402,6 @@ def p6_breakdown_table(p6: dict | None) -> str:
         if stage == P6_STAGES[1]:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
-    def unmatched(interval, name):
-        runs = [run["wire"] for run in p6["runs"][interval][name] if "wire" in run]
-        return str(sum(wire["unmatched_patches"] for wire in runs)) if runs else "-"
-
     lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(unmatched(i, n) for i, n in columns) + " |")
     lines.append("| Chromium's CPU per keystroke, ms (all its processes, both pairs of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")

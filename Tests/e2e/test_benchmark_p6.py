@@ -1,0 +1,92 @@
+"""The benchmark's P6 breakdown (Benchmarks/bench.py, `--p6-breakdown`): how a patch is matched with
+its packets at the loopback, and the table docs/performance.md shows. docs/performance.md's figures
+rest on these rules; the benchmark itself is not run here."""
+import importlib.util
+import sys
+
+from conftest import ROOT
+
+spec = importlib.util.spec_from_file_location("bench", ROOT / "Benchmarks" / "bench.py")
+bench = importlib.util.module_from_spec(spec)
+sys.modules["bench"] = bench
+spec.loader.exec_module(bench)
+
+SERVER, TYPIST, VIEWER = 9000, 50001, 50002
+IN, SERVER_PART, OUT = bench.P6_WIRE_STAGES
+
+
+def frame(length):
+    return bench.websocket_client_frame_bytes(length)
+
+
+def test_client_frame_sizes_follow_rfc_6455():
+    # 2 header bytes and a 4-byte mask; 2 or 8 more length bytes from 126 and 65536 bytes on
+    assert [frame(n) for n in (0, 125, 126, 65535, 65536)] == [6, 131, 134, 65543, 65550]
+
+
+def test_each_patch_is_cut_into_the_sending_browser_the_server_and_the_receiving_browser():
+    sends = [(1000.0, 1, 120), (1080.0, 2, 121)]  # (sent at, value length, message bytes)
+    packets = [
+        (1000.25, TYPIST, SERVER, frame(120)),
+        (1000.9, SERVER, TYPIST, 400), (1001.25, SERVER, VIEWER, 300),
+        (1080.5, TYPIST, SERVER, frame(121)),
+        (1081.0, SERVER, VIEWER, 300), (1081.1, SERVER, TYPIST, 400),
+    ]
+    states = [1002.0, 1082.0]
+    split = bench.p6_wire_split(packets, SERVER, sends, states)
+    assert split["unmatched_patches"] == 0
+    assert split[IN]["patches"] == 2
+    assert split["min_sent_to_server_ms"] == 0.25
+    assert round(split[IN]["p99_ms"], 2) == 0.5  # 0.25 and 0.5 ms
+    # the viewer is the connection that is not the typist's: the typist's own answers (0.65 and 0.6 ms
+    # after the patches) are not "out"; the viewer's are 1.0 and 0.5 ms after them
+    assert round(split[SERVER_PART]["p99_ms"], 2) == 1.0
+    assert round(split[OUT]["p99_ms"], 2) == 1.0  # 0.75 and 1.0 ms
+
+
+def test_a_packet_serves_one_patch_only_and_never_one_sent_after_it():
+    sends = [(1000.0, 1, 120), (1000.1, 2, 120)]  # two patches of one size, one packet after both
+    packets = [
+        (999.0, TYPIST, SERVER, frame(120)),  # before either send
+        (1000.5, TYPIST, SERVER, frame(120)),
+        (1001.0, SERVER, VIEWER, 300),
+    ]
+    split = bench.p6_wire_split(packets, SERVER, sends, [1002.0])
+    assert split[IN]["patches"] == 1
+    assert split["unmatched_patches"] == 1
+
+
+def test_a_packet_of_another_size_is_not_the_patch():
+    sends = [(1000.0, 1, 120)]
+    packets = [(1000.5, TYPIST, SERVER, frame(119)), (1001.0, SERVER, VIEWER, 300)]
+    split = bench.p6_wire_split(packets, SERVER, sends, [1002.0])
+    assert split["unmatched_patches"] == 1
+    assert split["min_sent_to_server_ms"] is None
+
+
+def breakdown_run(wire=None):
+    stage = {"p50_ms": 1.0, "p99_ms": 2.0}
+    run = {"breakdown": {name: stage for name in bench.P6_STAGES}, "browser_cpu_ms_per_key": 30.0}
+    if wire is not None:
+        run["wire"] = wire
+    return run
+
+
+def test_the_breakdown_table_shows_the_loopback_split_when_a_run_had_it():
+    wire = {name: {"p50_ms": 0.5, "p99_ms": 3.0} for name in bench.P6_WIRE_STAGES} | {"unmatched_patches": 2}
+    p6 = {"measured": True, "runs": {"80": {"storybook": [breakdown_run(wire), breakdown_run(wire)],
+                                            "baseline": [breakdown_run()]}}}
+    table = bench.p6_breakdown_table(p6)
+    assert "| storybook, 80 ms | baseline, 80 ms |" in table
+    assert f"| - {SERVER_PART} | 0.5 / 3.0 | - |" in table
+    assert "| - patches not matched at the loopback (all rounds) | 4 | - |" in table
+    assert "| 30.0 | 30.0 |" in table
+
+
+def test_the_breakdown_table_says_why_the_split_is_missing_and_is_empty_without_a_breakdown():
+    p6 = {"measured": True, "wire_unavailable": "capturing needs root",
+          "runs": {"80": {"storybook": [breakdown_run()], "baseline": [breakdown_run()]}}}
+    table = bench.p6_breakdown_table(p6)
+    assert "The loopback split is missing: capturing needs root." in table
+    assert "| - patches not matched at the loopback (all rounds) | - | - |" in table
+    assert bench.p6_breakdown_table({"measured": True, "runs": {"80": {"storybook": [{}]}}}) == ""
