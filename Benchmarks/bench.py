@@ -727,7 +727,8 @@ P6_BASELINE_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>P6 baseline</title></head>
 <body><input id="name" autocomplete="off" data-p6><div id="shown"></div>
 <script>
-const socket = new WebSocket(`ws://${location.host}/ws`, 'storybook.v1');
+// ?ws=host:port: the server to talk to, when it is not the one that served the page (--p6-breakdown)
+const socket = new WebSocket(`ws://${new URLSearchParams(location.search).get('ws') ?? location.host}/ws`, 'storybook.v1');
 const shown = document.getElementById('shown');
 const input = document.getElementById('name');
 window.__p6Ready = false;
@@ -763,7 +764,9 @@ P6_WIRE_PROBE = """(() => {
   window.WebSocket = function (...args) {
     const socket = new Native(...args);
     socket.addEventListener('message', (event) => {
-      if (typeof event.data === 'string' && /"type":"state"|"base":/.test(event.data.slice(0, 200))) window.__p6wire.states.push(now());
+      // a state's top-level keys come in order: a delta's "base" first, a whole state's "type" last
+      const data = typeof event.data === 'string' ? event.data : '';
+      if (/"type":"state"|"base":/.test(data.slice(0, 200)) || data.slice(-200).includes('"type":"state"')) window.__p6wire.states.push(now());
     });
     return socket;
   };
@@ -970,10 +973,17 @@ def p6_offsets_ms(keys: int) -> list[float]:
     return [rng.uniform(0, P6_FRAME_MS) for _ in range(keys)]
 
 
+# With --p6-breakdown a third pair of pages runs in every round: the baseline's minimal page talking to a
+# storybook server of its own (allowed from the baseline's origin, which serves the page). Against the
+# baseline's pair it differs only in the server; against the storybook's pair only in the pages. So the
+# other window's gap splits into the server's share and the UI's.
+P6_PAIRS = {"storybook": "storybook", "baseline-page": "baseline's page, storybook server", "baseline": "baseline"}
+
+
 def p6_typing(args) -> dict:
     """P6: a typist and a viewer (two pages of one Chromium) on one story, for the storybook UI and for the
-    baseline's minimal page; keystrokes paced every --p6-intervals ms; per keystroke, the time until the
-    viewer's preview and the typist's own show it."""
+    baseline's minimal page (and, with --p6-breakdown, that page on a storybook server); keystrokes paced
+    every --p6-intervals ms; per keystroke, the time until the viewer's preview and the typist's own show it."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as error:
@@ -989,13 +999,17 @@ def p6_typing(args) -> dict:
     msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
     bl = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
                                 "--static-dir", str(page_dir)]).start()
+    servers = {"storybook": sb, "baseline": bl}
+    if args.p6_breakdown:
+        servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
+            args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "chromium_args": args.chromium_args, "runs": {}}
     captures: list[LoopbackCapture] = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", *shlex.split(args.chromium_args)], headless=True)
             pages = {}
-            for name, server in (("storybook", sb), ("baseline", bl)):
+            for name, server in servers.items():
                 pair = []
                 for _ in ("typist", "viewer"):
                     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -1009,13 +1023,12 @@ def p6_typing(args) -> dict:
                         page.wait_for_selector('[data-control-pointer="/name"][data-role="value"]', timeout=60000)
                         page.evaluate(P6_STORYBOOK)
                     else:
-                        page.goto(f"http://{HOST}:{server.port}/static/p6.html", timeout=60000)
+                        page.goto(f"http://{HOST}:{bl.port}/static/p6.html?ws={HOST}:{server.port}", timeout=60000)
                         page.wait_for_function("() => window.__p6Ready === true", timeout=60000)
                     page.evaluate(P6_PROBE)
                     pair.append(page)
                 pages[name] = pair
             field = lambda page: page.locator("[data-p6]")
-            servers = {"storybook": sb, "baseline": bl}
             capture_unavailable = LoopbackCapture.unavailable() if args.p6_breakdown else None
             if capture_unavailable:
                 log(f"P6: the sent -> arrives stage is not split at the loopback: {capture_unavailable}")
@@ -1027,9 +1040,9 @@ def p6_typing(args) -> dict:
                     typist.keyboard.type(key)
                     typist.wait_for_timeout(80)
             for round_index, interval in ((r, i) for r in range(args.p6_rounds) for i in intervals):
-                for name in ("storybook", "baseline"):
+                for name in servers:
                     typist, viewer = pages[name]
-                    baseline = name == "baseline"
+                    baseline = name != "storybook"  # the baseline's page shows as many x as the state's ref says
                     field(typist).click()
                     field(typist).press("Control+a")
                     field(typist).press("Delete")
@@ -1089,8 +1102,8 @@ def p6_typing(args) -> dict:
     finally:
         for capture in captures:  # a run that failed half-way leaves no tcpdump behind
             capture.stop_process()
-        sb.stop()
-        bl.stop()
+        for server in servers.values():
+            server.stop()
     out["measured"] = True
     return out
 
@@ -1305,6 +1318,17 @@ def build_rows(r: dict) -> list[dict]:
                     f"max {s_['max_ms']} vs {b_['max_ms']} ms (medians over the rounds, max over all); "
                     f"{sb_runs[0][side]['keystrokes']} keystrokes a run, {s_['missing']} never shown; Chromium headless",
                     given_ratio=rel)
+            page_runs = runs.get("baseline-page") or []
+            if page_runs:
+                p_, b_ = p6_side(page_runs, "viewer"), p6_side(bl_runs, "viewer")
+                ratios = [ratio(p, b) for p, b in zip(p_["p99s"], b_["p99s"])]
+                rel = round(statistics.median(ratios), 3) if ratios and None not in ratios else None
+                row(f"P6 a keystroke every {interval} ms -> other window's preview, the baseline's page on the storybook "
+                    "server: p99", p_["p99_ms"], "ms", b_["p99_ms"],
+                    note=f"the server's share of the other window's row (--p6-breakdown): the baseline's pages; "
+                    f"median of {len(ratios)} same-round ratios {ratios}; p50 {p_['p50_ms']} vs {b_['p50_ms']} ms, "
+                    f"max {p_['max_ms']} vs {b_['max_ms']} ms; {p_['missing']} never shown",
+                    given_ratio=rel)
     elif p6:
         row("P6 keystroke -> preview", None, "ms", note=f"not measured: {p6.get('reason')}")
     return rows
@@ -1378,7 +1402,7 @@ def p6_breakdown_table(p6: dict | None) -> str:
     rounds), for both servers at each pace, and Chromium's CPU per keystroke. Empty without it."""
     if not p6 or not p6.get("measured"):
         return ""
-    columns = [(interval, name) for interval in p6["runs"] for name in ("storybook", "baseline")
+    columns = [(interval, name) for interval in p6["runs"] for name in P6_PAIRS
                if any("breakdown" in run for run in p6["runs"][interval].get(name, []))]
     if not columns:
         return ""
@@ -1395,7 +1419,7 @@ def p6_breakdown_table(p6: dict | None) -> str:
         runs = [run["wire"] for run in p6["runs"][interval][name] if "wire" in run]
         return str(sum(wire["unmatched_patches"] for wire in runs)) if runs else "-"
 
-    lines = ["| stage, p50 / p99 ms | " + " | ".join(f"{name}, {interval} ms" for interval, name in columns) + " |",
+    lines = ["| stage, p50 / p99 ms | " + " | ".join(f"{P6_PAIRS[name]}, {interval} ms" for interval, name in columns) + " |",
              "|---|" + "---|" * len(columns)]
     for stage in P6_STAGES:
         lines.append(f"| {stage} | " + " | ".join(cell(i, n, "breakdown", stage) for i, n in columns) + " |")
@@ -1403,11 +1427,12 @@ def p6_breakdown_table(p6: dict | None) -> str:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
     lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(unmatched(i, n) for i, n in columns) + " |")
-    lines.append("| Chromium's CPU per keystroke, ms (all its processes, both pairs of pages) | " + " | ".join(
+    lines.append("| Chromium's CPU per keystroke, ms (all its processes, every pair of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
     note = f" The loopback split is missing: {p6['wire_unavailable']}." if p6.get("wire_unavailable") else ""
     return ("P6, where the other window's time goes (`--p6-breakdown`; medians over the rounds; the second stage split "
-            f"at the loopback by tcpdump):{note}\n\n" + "\n".join(lines) + "\n\n")
+            "at the loopback by tcpdump; the baseline's page on the storybook server differs from the baseline only in "
+            f"the server, and from the storybook UI only in the pages):{note}\n\n" + "\n".join(lines) + "\n\n")
 
 
 def markdown_report(r: dict, rows: list[dict]) -> str:

@@ -90,3 +90,29 @@ def test_the_breakdown_table_says_why_the_split_is_missing_and_is_empty_without_
     assert "The loopback split is missing: capturing needs root." in table
     assert "| - patches not matched at the loopback (all rounds) | - | - |" in table
     assert bench.p6_breakdown_table({"measured": True, "runs": {"80": {"storybook": [{}]}}}) == ""
+
+
+def typing_run(viewer_p99, viewer_p50=4.0):
+    side = {"p50_ms": viewer_p50, "p99_ms": viewer_p99, "max_ms": viewer_p99 + 1, "keystrokes": 200, "missing": 0}
+    return breakdown_run() | {"viewer": side, "own": side}
+
+
+def test_the_baseline_page_on_the_storybook_server_gets_a_column_between_the_two_and_a_row_of_its_own():
+    runs = {"storybook": [typing_run(16.0), typing_run(12.0)],
+            "baseline-page": [typing_run(15.0), typing_run(9.0)],
+            "baseline": [typing_run(10.0), typing_run(12.0)]}
+    p6 = {"measured": True, "runs": {"80": runs}}
+    assert ("| storybook, 80 ms | baseline's page, storybook server, 80 ms | baseline, 80 ms |"
+            in bench.p6_breakdown_table(p6))
+    rows = bench.build_rows({"p6": p6})
+    figures = [row["figure"] for row in rows]
+    share = rows[figures.index("P6 a keystroke every 80 ms -> other window's preview, the baseline's page on the "
+                               "storybook server: p99")]
+    # against the baseline's pages round by round, 1.5x and 0.75x: the median 1.125x, not the medians'
+    # 12 / 11 ms; no target of its own
+    assert share["ratio"] == 1.125 and share["storybook"] == 12.0 and share["baseline"] == 11.0
+    assert share["met"] is None and "same-round ratios [1.5, 0.75]" in share["note"]
+    # the storybook's own row is still the one with the target, after the typist's
+    assert figures.index("P6 a keystroke every 80 ms -> other window's preview: p99") < figures.index(share["figure"])
+    del runs["baseline-page"]
+    assert not any("baseline's page" in row["figure"] for row in bench.build_rows({"p6": p6}))
