@@ -1000,9 +1000,11 @@ def p6_typing(args) -> dict:
     bl = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
                                 "--static-dir", str(page_dir)]).start()
     servers = {"storybook": sb, "baseline": bl}
-    if args.p6_breakdown:
+    if args.p6_breakdown and "--allow-origin" in serve_help(args):
         servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
             args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
+    elif args.p6_breakdown:
+        log("P6: this storybook has no --allow-origin, so the baseline's page does not type against it")
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "chromium_args": args.chromium_args, "runs": {}}
     captures: list[LoopbackCapture] = []
     try:
@@ -1472,7 +1474,8 @@ def main() -> int:
     parser.add_argument("--p6-breakdown", action="store_true",
                         help="P6: also cut the other window's time per keystroke into stages (send, server and network, "
                              "the viewer's page, the frame), split the server's part from the browsers' at the loopback "
-                             "(tcpdump, as root), measure Chromium's CPU per keystroke, and print them")
+                             "(tcpdump, as root), measure Chromium's CPU per keystroke, type with the baseline's page on a "
+                             "storybook server too (the server's share of the gap), and print them")
     parser.add_argument("--p1-seconds", type=float)
     parser.add_argument("--p5-seconds", type=float, help="the stalled-reader RSS run's duration (default 60, quick 10)")
     parser.add_argument("--rounds", type=int, help="fan-out runs per server and scenario (default 5, quick 1)")
