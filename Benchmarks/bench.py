@@ -1401,7 +1401,7 @@ def render_table(rows: list[dict], markdown: bool) -> str:
 
 def p6_breakdown_table(p6: dict | None) -> str:
     """With --p6-breakdown: where the other window's time goes, per stage p50 / p99 in ms (medians over the
-    rounds), for both servers at each pace, and Chromium's CPU per keystroke. Empty without it."""
+    rounds), for every pair of pages (P6_PAIRS) at each pace, and Chromium's CPU per keystroke. Empty without it."""
     if not p6 or not p6.get("measured"):
         return ""
     columns = [(interval, name) for interval in p6["runs"] for name in P6_PAIRS
