@@ -995,16 +995,21 @@ def p6_typing(args) -> dict:
     page_dir = WORK / "p6"
     page_dir.mkdir(parents=True, exist_ok=True)
     (page_dir / "p6.html").write_text(P6_BASELINE_PAGE.replace("STORY", STORY))
-    sb = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
-    msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
-    bl = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
-                                "--static-dir", str(page_dir)]).start()
-    servers = {"storybook": sb, "baseline": bl}
-    if args.p6_breakdown and "--allow-origin" in serve_help(args):
-        servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
-            args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
-    elif args.p6_breakdown:
-        log("P6: this storybook has no --allow-origin, so the baseline's page does not type against it")
+    servers: dict[str, Server] = {}  # each as it starts, so that a failed start stops the ones before it
+    try:
+        sb = servers["storybook"] = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
+        msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
+        bl = servers["baseline"] = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes",
+                                                          str(msg_bytes), "--static-dir", str(page_dir)]).start()
+        if args.p6_breakdown and "--allow-origin" in serve_help(args):
+            servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
+                args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
+        elif args.p6_breakdown:
+            log("P6: this storybook has no --allow-origin, so the baseline's page does not type against it")
+    except BaseException:
+        for server in servers.values():
+            server.stop()
+        raise
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "chromium_args": args.chromium_args, "runs": {}}
     captures: list[LoopbackCapture] = []
     try:
@@ -1155,6 +1160,13 @@ def p6_side(runs: list[dict], side: str) -> dict:
     maxima = [run[side]["max_ms"] for run in runs if run[side]["max_ms"] is not None]
     return {"p99s": [run[side]["p99_ms"] for run in runs], "p99_ms": median("p99_ms"), "p50_ms": median("p50_ms"),
             "max_ms": max(maxima, default=None), "missing": sum(run[side]["missing"] for run in runs)}
+
+
+def p6_round_ratios(side: dict, against: dict) -> tuple[list, float | None]:
+    """Two pairs' p99s (p6_side) round by round: the same-round ratios and their median, None when a round
+    has no p99. (`paired` does this for runs; a P6 round may have no p99 at all.)"""
+    ratios = [ratio(a, b) for a, b in zip(side["p99s"], against["p99s"])]
+    return ratios, (round(statistics.median(ratios), 3) if ratios and None not in ratios else None)
 
 
 def build_rows(r: dict) -> list[dict]:
@@ -1311,8 +1323,7 @@ def build_rows(r: dict) -> list[dict]:
                 continue
             for side, label in (("viewer", "other window's preview"), ("own", "typist's own preview")):
                 s_, b_ = p6_side(sb_runs, side), p6_side(bl_runs, side)
-                ratios = [ratio(s, b) for s, b in zip(s_["p99s"], b_["p99s"])]
-                rel = round(statistics.median(ratios), 3) if ratios and None not in ratios else None
+                ratios, rel = p6_round_ratios(s_, b_)
                 met = s_["p99_ms"] is not None and s_["p99_ms"] < 30 and rel is not None and rel <= 1.5 and not s_["missing"]
                 row(f"P6 a keystroke every {interval} ms -> {label}: p99", s_["p99_ms"], "ms", b_["p99_ms"],
                     "< 30 ms and <= 1.5x baseline", met,
@@ -1323,8 +1334,7 @@ def build_rows(r: dict) -> list[dict]:
             page_runs = runs.get("baseline-page") or []
             if page_runs:
                 p_, b_ = p6_side(page_runs, "viewer"), p6_side(bl_runs, "viewer")
-                ratios = [ratio(p, b) for p, b in zip(p_["p99s"], b_["p99s"])]
-                rel = round(statistics.median(ratios), 3) if ratios and None not in ratios else None
+                ratios, rel = p6_round_ratios(p_, b_)
                 row(f"P6 a keystroke every {interval} ms -> other window's preview, the baseline's page on the storybook "
                     "server: p99", p_["p99_ms"], "ms", b_["p99_ms"],
                     note=f"the server's share of the other window's row (--p6-breakdown): the baseline's pages; "

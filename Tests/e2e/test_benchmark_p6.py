@@ -116,3 +116,34 @@ def test_the_baseline_page_on_the_storybook_server_gets_a_column_between_the_two
     assert figures.index("P6 a keystroke every 80 ms -> other window's preview: p99") < figures.index(share["figure"])
     del runs["baseline-page"]
     assert not any("baseline's page" in row["figure"] for row in bench.build_rows({"p6": p6}))
+
+
+def test_a_server_that_fails_to_start_stops_the_ones_started_before_it(monkeypatch, tmp_path):
+    started, stopped = [], []
+
+    class FakeServer:
+        def __init__(self, name, argv):
+            self.name, self.port = name, 9000 + len(started)
+
+        def start(self):
+            if self.name == "storybook-p6-page":
+                raise RuntimeError("no port")
+            started.append(self.name)
+            return self
+
+        def stop(self):
+            stopped.append(self.name)
+
+    monkeypatch.setattr(bench, "Server", FakeServer)
+    monkeypatch.setattr(bench, "WORK", tmp_path)
+    monkeypatch.setattr(bench, "serve_help", lambda args: "--state-dir --allow-origin")
+    monkeypatch.setattr(bench, "fetch_bytes", lambda port, path: b"{}")
+    args = bench.argparse.Namespace(p6_keys=3, p6_intervals="80", p6_rounds=1, p6_breakdown=True,
+                                    storybook="storybook", server_args="", chromium_args="")
+    try:
+        bench.p6_typing(args)
+    except RuntimeError as error:
+        assert str(error) == "no port"
+    else:
+        raise AssertionError("the failed start was not reported")
+    assert started == ["storybook-p6", "baseline-p6"] and sorted(stopped) == sorted(started)
