@@ -1479,7 +1479,7 @@ def main() -> int:
                              "cost when `serve --help` lists the first of them (empty: skip)")
     parser.add_argument("--only", default="p1,p1large,p2,p3,p4,p5,p6", help="comma-separated scenarios to run")
     parser.add_argument("--p6-keys", type=int, help="P6: keystrokes per run (default 200, quick 60)")
-    parser.add_argument("--p6-rounds", type=int, help="P6: runs per server and interval, alternating (default 3, quick 1)")
+    parser.add_argument("--p6-rounds", type=int, help="P6: runs per server and interval, alternating (default 5, like the fan-out rows; quick 1)")
     parser.add_argument("--p6-intervals", default="80,500", help="P6: ms between keystrokes, comma-separated")
     parser.add_argument("--p6-breakdown", action="store_true",
                         help="P6: also cut the other window's time per keystroke into stages (send, server and network, "
@@ -1520,7 +1520,7 @@ def main() -> int:
     args.startup_runs = args.startup_runs or (1 if args.quick else 3)
     args.rounds = args.rounds or (1 if args.quick else 5)
     args.p6_keys = args.p6_keys or (60 if args.quick else 200)
-    args.p6_rounds = args.p6_rounds or (1 if args.quick else 3)
+    args.p6_rounds = args.p6_rounds or (1 if args.quick else 5)
     only = set(args.only.split(","))
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
