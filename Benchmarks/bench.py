@@ -980,6 +980,28 @@ def p6_offsets_ms(keys: int) -> list[float]:
 P6_PAIRS = {"storybook": "storybook", "baseline-page": "baseline's page, storybook server", "baseline": "baseline"}
 
 
+def start_p6_servers(args, page_dir: Path) -> dict[str, Server]:
+    """P6's servers by pair (P6_PAIRS): the storybook, the baseline serving its page from `page_dir`, and
+    with --p6-breakdown a storybook that lets the baseline's page in. A server that fails to start stops
+    the ones started before it; once all have started, the caller stops them."""
+    servers: dict[str, Server] = {}
+    try:
+        sb = servers["storybook"] = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
+        msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
+        bl = servers["baseline"] = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes",
+                                                          str(msg_bytes), "--static-dir", str(page_dir)]).start()
+        if args.p6_breakdown and "--allow-origin" in serve_help(args):
+            servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
+                args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
+        elif args.p6_breakdown:
+            log("P6: this storybook has no --allow-origin, so the baseline's page does not type against it")
+    except BaseException:
+        for server in servers.values():
+            server.stop()
+        raise
+    return servers
+
+
 def p6_typing(args) -> dict:
     """P6: a typist and a viewer (two pages of one Chromium) on one story, for the storybook UI and for the
     baseline's minimal page (and, with --p6-breakdown, that page on a storybook server); keystrokes paced
@@ -995,21 +1017,7 @@ def p6_typing(args) -> dict:
     page_dir = WORK / "p6"
     page_dir.mkdir(parents=True, exist_ok=True)
     (page_dir / "p6.html").write_text(P6_BASELINE_PAGE.replace("STORY", STORY))
-    servers: dict[str, Server] = {}  # each as it starts, so that a failed start stops the ones before it
-    try:
-        sb = servers["storybook"] = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
-        msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
-        bl = servers["baseline"] = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes",
-                                                          str(msg_bytes), "--static-dir", str(page_dir)]).start()
-        if args.p6_breakdown and "--allow-origin" in serve_help(args):
-            servers["baseline-page"] = Server("storybook-p6-page", storybook_argv(
-                args, "--port", "0", "--allow-origin", f"http://{HOST}:{bl.port}")).start()
-        elif args.p6_breakdown:
-            log("P6: this storybook has no --allow-origin, so the baseline's page does not type against it")
-    except BaseException:
-        for server in servers.values():
-            server.stop()
-        raise
+    servers = start_p6_servers(args, page_dir)
     out: dict = {"keys": keys, "intervals_ms": intervals, "rounds": args.p6_rounds, "chromium_args": args.chromium_args, "runs": {}}
     captures: list[LoopbackCapture] = []
     try:
@@ -1030,7 +1038,7 @@ def p6_typing(args) -> dict:
                         page.wait_for_selector('[data-control-pointer="/name"][data-role="value"]', timeout=60000)
                         page.evaluate(P6_STORYBOOK)
                     else:
-                        page.goto(f"http://{HOST}:{bl.port}/static/p6.html?ws={HOST}:{server.port}", timeout=60000)
+                        page.goto(f"http://{HOST}:{servers['baseline'].port}/static/p6.html?ws={HOST}:{server.port}", timeout=60000)
                         page.wait_for_function("() => window.__p6Ready === true", timeout=60000)
                     page.evaluate(P6_PROBE)
                     pair.append(page)

@@ -4,6 +4,8 @@ rest on these rules; the benchmark itself is not run here."""
 import importlib.util
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("bench", ROOT / "Benchmarks" / "bench.py")
@@ -140,10 +142,6 @@ def test_a_server_that_fails_to_start_stops_the_ones_started_before_it(monkeypat
     monkeypatch.setattr(bench, "fetch_bytes", lambda port, path: b"{}")
     args = bench.argparse.Namespace(p6_keys=3, p6_intervals="80", p6_rounds=1, p6_breakdown=True,
                                     storybook="storybook", server_args="", chromium_args="")
-    try:
+    with pytest.raises(RuntimeError, match="^no port$"):
         bench.p6_typing(args)
-    except RuntimeError as error:
-        assert str(error) == "no port"
-    else:
-        raise AssertionError("the failed start was not reported")
     assert started == ["storybook-p6", "baseline-p6"] and sorted(stopped) == sorted(started)
