@@ -777,21 +777,33 @@ P6_WIRE_PROBE = """(() => {
 P6_STAGES = ("input -> sent", "sent -> viewer's state arrives", "arrives -> preview changed", "changed -> next frame")
 
 
-def p6_breakdown(inputs: list, sends: list, states: list, shown: list, typed: str, baseline: bool) -> dict:
-    """Per keystroke, the other window's time cut into P6_STAGES (p50/p90/p99 of each, ms): the typist's
-    page sends the value holding it (the first send at least that long), the first state after that send
-    arrives at the viewer, the viewer's preview shows it (its MutationObserver), and the frame after."""
+def p6_keystroke_stages(inputs: list, sends: list, states: list, shown: list, typed: str, baseline: bool) -> list[tuple]:
+    """Per keystroke, the other window's time cut into P6_STAGES (ms, in that order): the typist's page
+    sends the value holding it (the first send at least that long), the first state after that send
+    arrives at the viewer, the viewer's preview shows it (its MutationObserver), and the frame after.
+    A keystroke missing one of those moments is left out."""
     displays = [(at, frame, p6_level(text, typed, baseline)) for at, frame, text in shown]
-    stages: dict = {stage: [] for stage in P6_STAGES}
+    keystrokes = []
     for at, value in inputs:
         sent = next((t for t, length, _ in sends if t >= at and length >= len(value)), None)
         arrived = next((t for t in states if sent is not None and t >= sent), None)
         display = next(((dom_at, frame) for dom_at, frame, level in displays if dom_at >= at and level >= len(value)), None)
         if None in (sent, arrived, display) or display[0] < arrived:
             continue
-        for stage, ms in zip(P6_STAGES, (sent - at, arrived - sent, display[0] - arrived, display[1] - display[0])):
-            stages[stage].append(ms)
-    return {stage: p6_figures(v, "keystrokes") for stage, v in stages.items()}
+        keystrokes.append((sent - at, arrived - sent, display[0] - arrived, display[1] - display[0]))
+    return keystrokes
+
+
+def p6_breakdown(keystrokes: list[tuple]) -> dict:
+    """p50/p90/p99 of each of P6_STAGES over the keystrokes of p6_keystroke_stages."""
+    return {stage: p6_figures([k[i] for k in keystrokes], "keystrokes") for i, stage in enumerate(P6_STAGES)}
+
+
+def p6_slowest(keystrokes: list[tuple], count: int = 5) -> list[dict]:
+    """The `count` keystrokes that took longest in all, slowest first, each cut into P6_STAGES (ms): a
+    p99 of 200 keystrokes is the second slowest, so these say which stage its tail comes from."""
+    slowest = sorted(keystrokes, key=sum, reverse=True)[:count]
+    return [{"total_ms": round(sum(k), 2), **{stage: round(ms, 2) for stage, ms in zip(P6_STAGES, k)}} for k in slowest]
 
 
 P6_WIRE_STAGES = ("sent -> into the server", "the server: in -> out to the viewer", "out of the server -> the viewer's state arrives")
@@ -1097,10 +1109,14 @@ def p6_typing(args) -> dict:
                         run["browser_cpu_ms_per_key"] = round((browser_cpu_s() - browser_cpu_before) * 1000 / keys, 2)
                         sends = typist.evaluate("() => window.__p6wire.sends")
                         states = viewer.evaluate("() => window.__p6wire.states")
-                        run["breakdown"] = p6_breakdown(inputs, sends, states, viewer_shown, typed, baseline)
+                        keystrokes = p6_keystroke_stages(inputs, sends, states, viewer_shown, typed, baseline)
+                        run["breakdown"] = p6_breakdown(keystrokes)
+                        run["slowest"] = p6_slowest(keystrokes)
                         log(f"P6 {name}, where the other window's time goes (p50 / p99 ms): " + "; ".join(
                             f"{stage} {figures['p50_ms']} / {figures['p99_ms']}" for stage, figures in run["breakdown"].items())
                             + f"; Chromium's CPU {run['browser_cpu_ms_per_key']} ms a keystroke")
+                        log(f"P6 {name}, the slowest keystrokes (ms, in all: " + ", ".join(P6_STAGES) + "): " + "; ".join(
+                            f"{k['total_ms']}: " + " + ".join(str(k[stage]) for stage in P6_STAGES) for k in run["slowest"]))
                         if capture is not None:
                             run["wire"] = p6_wire_split(capture.stop(), servers[name].port, sends, states)
                             run["wire"]["packets_dropped"] = capture.dropped
@@ -1439,6 +1455,10 @@ def p6_breakdown_table(p6: dict | None) -> str:
         runs = [run["wire"] for run in p6["runs"][interval][name] if "wire" in run]
         return str(sum(wire["unmatched_patches"] for wire in runs)) if runs else "-"
 
+    def slowest(interval, name):
+        keys = [k for run in p6["runs"][interval][name] for k in run.get("slowest", [])]
+        return " + ".join(median([k[stage] for k in keys]) for stage in P6_STAGES) if keys else "-"
+
     lines = ["| stage, p50 / p99 ms | " + " | ".join(f"{P6_PAIRS[name]}, {interval} ms" for interval, name in columns) + " |",
              "|---|" + "---|" * len(columns)]
     for stage in P6_STAGES:
@@ -1447,6 +1467,8 @@ def p6_breakdown_table(p6: dict | None) -> str:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
     lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(unmatched(i, n) for i, n in columns) + " |")
+    lines.append("| the slowest keystrokes (5 a round): each stage's median, ms, in the order above | " + " | ".join(
+        slowest(i, n) for i, n in columns) + " |")
     lines.append("| Chromium's CPU per keystroke, ms (all its processes, every pair of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
     note = f" The loopback split is missing: {p6['wire_unavailable']}." if p6.get("wire_unavailable") else ""

@@ -94,6 +94,34 @@ def test_the_breakdown_table_says_why_the_split_is_missing_and_is_empty_without_
     assert bench.p6_breakdown_table({"measured": True, "runs": {"80": {"storybook": [{}]}}}) == ""
 
 
+def test_each_keystroke_is_cut_into_stages_and_the_slowest_say_where_the_tail_is():
+    typed = "abc"
+    inputs = [(100.0, "a"), (180.0, "ab"), (260.0, "abc")]
+    sends = [(100.1, 1, 120), (180.2, 2, 121), (260.1, 3, 122)]  # (sent at, value length, bytes)
+    states = [101.0, 186.0, 261.0]
+    shown = [(101.5, 102.0, "a"), (186.5, 187.0, "ab"), (261.2, 264.0, "abc")]  # (changed, next frame, text)
+    keystrokes = bench.p6_keystroke_stages(inputs, sends, states, shown, typed, baseline=False)
+    assert [[round(ms, 2) for ms in k] for k in keystrokes] == [[0.1, 0.9, 0.5, 0.5], [0.2, 5.8, 0.5, 0.5],
+                                                                 [0.1, 0.9, 0.2, 2.8]]
+    # the second keystroke (7.0 ms) lost its time between its send and its state, the third (4.0 ms) in
+    # its frame
+    slowest = bench.p6_slowest(keystrokes, count=2)
+    assert [k["total_ms"] for k in slowest] == [7.0, 4.0]
+    assert slowest[0][bench.P6_STAGES[1]] == 5.8 and slowest[1][bench.P6_STAGES[3]] == 2.8
+    assert bench.p6_breakdown(keystrokes)[bench.P6_STAGES[1]]["p99_ms"] == 5.8
+    # a keystroke whose preview never showed it is left out, not counted as fast
+    assert len(bench.p6_keystroke_stages(inputs, sends, states, shown[:2], typed, baseline=False)) == 2
+
+
+def test_the_breakdown_table_shows_the_slowest_keystrokes_stage_by_stage():
+    slow = [{"total_ms": 8.0, **dict(zip(bench.P6_STAGES, (0.1, 5.9, 1.0, 1.0)))},
+            {"total_ms": 7.0, **dict(zip(bench.P6_STAGES, (0.1, 4.9, 1.0, 1.0)))}]
+    p6 = {"measured": True, "runs": {"80": {"storybook": [breakdown_run() | {"slowest": slow}],
+                                            "baseline": [breakdown_run()]}}}
+    assert ("| the slowest keystrokes (5 a round): each stage's median, ms, in the order above | "
+            "0.1 + 5.4 + 1.0 + 1.0 | - |") in bench.p6_breakdown_table(p6)
+
+
 def typing_run(viewer_p99, viewer_p50=4.0):
     side = {"p50_ms": viewer_p50, "p99_ms": viewer_p99, "max_ms": viewer_p99 + 1, "keystrokes": 200, "missing": 0}
     return breakdown_run() | {"viewer": side, "own": side}
