@@ -799,7 +799,10 @@ def p6_breakdown(keystrokes: list[tuple]) -> dict:
     return {stage: p6_figures([k[i] for k in keystrokes], "keystrokes") for i, stage in enumerate(P6_STAGES)}
 
 
-def p6_slowest(keystrokes: list[tuple], count: int = 5) -> list[dict]:
+P6_SLOWEST_PER_RUN = 5  # the keystrokes p6_slowest keeps of each run
+
+
+def p6_slowest(keystrokes: list[tuple], count: int = P6_SLOWEST_PER_RUN) -> list[dict]:
     """The `count` keystrokes that took longest in all, slowest first, each cut into P6_STAGES (ms): a
     p99 of 200 keystrokes is the second slowest, so these say which stage its tail comes from."""
     slowest = sorted(keystrokes, key=sum, reverse=True)[:count]
@@ -1467,7 +1470,7 @@ def p6_breakdown_table(p6: dict | None) -> str:
             for wire_stage in P6_WIRE_STAGES:
                 lines.append(f"| - {wire_stage} | " + " | ".join(cell(i, n, "wire", wire_stage) for i, n in columns) + " |")
     lines.append("| - patches not matched at the loopback (all rounds) | " + " | ".join(unmatched(i, n) for i, n in columns) + " |")
-    lines.append("| the slowest keystrokes (5 a round): each stage's median, ms, in the order above | " + " | ".join(
+    lines.append(f"| the slowest keystrokes ({P6_SLOWEST_PER_RUN} a round): each stage's median, ms, in the order above | " + " | ".join(
         slowest(i, n) for i, n in columns) + " |")
     lines.append("| Chromium's CPU per keystroke, ms (all its processes, every pair of pages) | " + " | ".join(
         median([run.get("browser_cpu_ms_per_key") for run in p6["runs"][i][n]]) for i, n in columns) + " |")
