@@ -68,6 +68,21 @@ def proc_stat_cpu_s(pid: int) -> float | None:
     return stat_cpu_s(stat[1]) if stat else None
 
 
+def process_cpu_ns(pid: int) -> int | None:
+    """Nanoseconds all of a process's threads have run (`/proc/PID/task/*/schedstat`), or None when it is gone."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    total = 0
+    for tid in tasks:
+        try:
+            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # the thread ended between the listing and the read
+    return total
+
+
 def proc_status_kib(pid: int, key: str) -> int | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -88,6 +103,9 @@ class Server:
     """A server process that prints `Listening on http://127.0.0.1:PORT/` when ready."""
 
     LISTENING = re.compile(r"Listening on http://127\.0\.0\.1:(\d+)/")
+
+    # The servers started and not yet stopped, so that a measured run can wait until the others are idle.
+    running: list["Server"] = []
 
     def __init__(self, name: str, argv: list[str]):
         self.name = name
@@ -118,6 +136,7 @@ class Server:
             if match:
                 self.port = int(match.group(1))
                 self.listening_s = at - self.started
+                Server.running.append(self)
                 return self
         self.stop()
         raise RuntimeError(f"{self.name} did not print 'Listening on' within {timeout} s; see {self.log_path}")
@@ -168,6 +187,8 @@ class Server:
         """SIGTERM, then SIGKILL after 10 s; records how long the stop took in `stop_s`/`killed`."""
         if not self.proc:
             return None
+        if self in Server.running:
+            Server.running.remove(self)
         self.stop_s, self.killed = 0.0, False
         if self.proc.poll() is None:
             t0 = time.monotonic()
@@ -197,6 +218,34 @@ def http_get(port: int, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
 
 # ---------------------------------------------------------------- load client and wrk
 
+QUIET_CORE_SHARE = 0.05  # a server using less than this share of one core is idle
+QUIET_WINDOW_S = 0.1
+QUIET_LIMIT_S = 10.0
+
+
+def wait_until_servers_idle(label: str) -> float:
+    """Waits until every running server has used less than QUIET_CORE_SHARE of a core over QUIET_WINDOW_S
+    (at most QUIET_LIMIT_S) and returns how long that took. A measured run must not share the machine with
+    the run before it: after `wrk` stops, the baseline's lws loop goes on polling the connections wrk closed
+    mid-request (POLLIN|POLLHUP, never read) for up to about two seconds at 100% of a core, which made the
+    storybook's next run (and the baseline's own static one) half as fast in some rounds."""
+    started = time.monotonic()
+    while True:
+        before = {server.pid: process_cpu_ns(server.pid) for server in Server.running}
+        time.sleep(QUIET_WINDOW_S)
+        busy = []
+        for server in Server.running:
+            first, last = before.get(server.pid), process_cpu_ns(server.pid)
+            if first is not None and last is not None and last - first > QUIET_CORE_SHARE * QUIET_WINDOW_S * 1e9:
+                busy.append(server.name)
+        waited = time.monotonic() - started
+        if not busy or waited >= QUIET_LIMIT_S:
+            if busy:
+                log(f"{label}: {', '.join(busy)} still busy after {waited:.1f} s; measuring anyway")
+            elif waited > 2 * QUIET_WINDOW_S:
+                log(f"{label}: waited {waited:.1f} s for the servers to be idle")
+            return round(waited, 2)
+
 
 def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: float, subs: int = 100,
                       window: int = 8, slow: int = 0, warmup: float = 0.4, story: str = STORY, path: str = "/name",
@@ -204,11 +253,21 @@ def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: fl
     argv = [str(BUILD / "loadclient"), "fanout", "--port", str(port), "--story", story, "--path", path, "--subs", str(subs),
             "--rate", str(rate), "--duration", str(duration), "--warmup", str(warmup), "--window", str(window),
             "--slow", str(slow), "--pid", str(pid), "--label", label] + (["--delta"] if delta else [])
+    idle_wait = wait_until_servers_idle(f"loadclient {label}")
     done = subprocess.run(argv, capture_output=True, text=True, timeout=duration + warmup + 90)
     if done.returncode != 0:
         raise RuntimeError(f"loadclient {label} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
     log(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"loadclient {label} done")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "idle_wait_s": idle_wait}
+
+
+def idle_waits_note(runs: list[dict]) -> str:
+    """"; N of M runs waited for busy servers (longest X s)" for the runs that began with a wait of more
+    than half a second (`wait_until_servers_idle`), or nothing."""
+    waits = [run["idle_wait_s"] for run in runs if run.get("idle_wait_s", 0) > 0.5]
+    if not waits:
+        return ""
+    return f"; {len(waits)} of {len(runs)} runs first waited for a busy server to go idle (longest {max(waits):.1f} s)"
 
 
 def cpu_method(runs: list[dict]) -> str:
@@ -280,6 +339,7 @@ def run_wrk(port: int, path: str, pid: int, seconds: float, connections: int) ->
     status, body = http_get(port, path)
     if status != 200:
         raise RuntimeError(f"GET {url} answered {status}")
+    idle_wait = wait_until_servers_idle(f"wrk {path}")
     before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu0 = proc_stat_cpu_s(pid)
     done = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", url],
@@ -303,6 +363,7 @@ def run_wrk(port: int, path: str, pid: int, seconds: float, connections: int) ->
         "wrk_cpu_pct": round(100 * wrk_cpu / seconds, 1),
         "server_cpu_pct": round(100 * server_cpu / seconds, 1) if server_cpu is not None else None,
         "server_cpu_us_per_request": round(1e6 * server_cpu / requests, 2) if server_cpu is not None and requests else None,
+        "idle_wait_s": idle_wait,
     }
     log(f"wrk {path}: {rps:.0f} req/s ({len(body)} B), wrk CPU {result['wrk_cpu_pct']}%, server CPU {result['server_cpu_pct']}%")
     return result
@@ -1078,6 +1139,7 @@ def p6_typing(args) -> dict:
                     field(typist).press("Delete")
                     viewer.wait_for_function("() => window.__p6Preview.text() === ''", timeout=10000)
                     typist.wait_for_timeout(300)
+                    idle_wait = wait_until_servers_idle(f"P6 {name}, {interval} ms")
                     for page in (typist, viewer):
                         page.evaluate("() => { window.__p6.inputs = []; window.__p6.shown = []; "
                                       "if (window.__p6wire) { window.__p6wire.sends = []; window.__p6wire.states = []; } }")
@@ -1105,7 +1167,7 @@ def p6_typing(args) -> dict:
                     typist.wait_for_timeout(100)
                     inputs = typist.evaluate("() => window.__p6.inputs")
                     viewer_shown = viewer.evaluate("() => window.__p6.shown")
-                    run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2),
+                    run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2), "idle_wait_s": idle_wait,
                            "viewer": p6_latencies(inputs, viewer_shown, typed, baseline),
                            "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
                     if args.p6_breakdown:
@@ -1273,7 +1335,8 @@ def build_rows(r: dict) -> list[dict]:
             row(f"P2 {name} ({sb['body_bytes']} B): req/s vs trivial route", round(vs_trivial["storybook"]), "/s",
                 round(vs_trivial["baseline"]), ">= 0.9x", rt >= 0.9 if rt else None,
                 f"{vs_trivial['note']}; best runs: server {sb['server_cpu_us_per_request']} vs "
-                f"{trivial['server_cpu_us_per_request']} us CPU/request, wrk CPU {sb['wrk_cpu_pct']}%", given_ratio=rt)
+                f"{trivial['server_cpu_us_per_request']} us CPU/request, wrk CPU {sb['wrk_cpu_pct']}%"
+                f"{idle_waits_note([run for side in runs.values() for run in side])}", given_ratio=rt)
             row(f"P2 {name}: req/s vs lws static mount", round(vs_static["storybook"]), "/s",
                 round(vs_static["baseline"]), ">= 1.5x", rs >= 1.5 if rs else None, vs_static["note"], given_ratio=rs)
     p3 = r.get("p3")
