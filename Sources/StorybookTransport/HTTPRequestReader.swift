@@ -26,16 +26,15 @@ struct HTTPRequestReader {
     /// The size of the head as far as lws can tell: the request target, the query, the version and every
     /// header it knows by name or stored as one of `extraNames`, with names and line ends. Headers it
     /// neither knows nor was asked to keep are not counted (lws 4.1 has no way to list them).
-    func headBytes(extraNames: [String]) -> Int {
+    func headBytes(extraNames: ExtraHeaderNames) -> Int {
         var total = 0
         for (raw, overhead) in Self.tokenOverheads.enumerated() {
             let length = Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: UInt32(raw))))
             if length > 0 { total += length + overhead }
         }
-        for name in extraNames {
-            let lookup = name.lowercased() + ":"
-            let length = Int(lws_hdr_custom_length(wsi, lookup, Int32(lookup.utf8.count)))
-            if length >= 0 { total += length + lookup.utf8.count + 3 }
+        for name in extraNames.names {
+            let length = Int(lws_hdr_custom_length(wsi, name.lookup, name.lookupLength))
+            if length >= 0 { total += length + Int(name.lookupLength) + 3 }
         }
         return total
     }
@@ -69,20 +68,18 @@ struct HTTPRequestReader {
     }
 
     /// Every header lws recognised, plus the `extraNames` it stored as unknown headers, by lowercased name.
-    func headers(extraNames: [String]) -> [String: String] {
+    func headers(extraNames: ExtraHeaderNames) -> [String: String] {
         var headers: [String: String] = [:]
         for (raw, name) in Self.headerTokens {
             if let value = value(of: lws_token_indexes(rawValue: raw)) {
                 headers[name] = value
             }
         }
-        for name in extraNames {
-            let key = name.lowercased()
-            let lookup = key + ":"
-            let length = lws_hdr_custom_length(wsi, lookup, Int32(lookup.utf8.count))
+        for name in extraNames.names {
+            let length = lws_hdr_custom_length(wsi, name.lookup, name.lookupLength)
             guard length >= 0 else { continue }
-            headers[key] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
-                lws_hdr_custom_copy(wsi, buffer, capacity, lookup, Int32(lookup.utf8.count))
+            headers[name.key] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+                lws_hdr_custom_copy(wsi, buffer, capacity, name.lookup, name.lookupLength)
             }
         }
         return headers
@@ -108,7 +105,7 @@ struct HTTPRequestReader {
 
     /// Why the head's `Host` breaks RFC 9112 (none on HTTP/1.1, or more than one), or nil when it is fine.
     var hostProblem: String? {
-        if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || (value(of: WSI_TOKEN_HOST)?.contains(",") ?? false) {
+        if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || valueContains(UInt8(ascii: ","), WSI_TOKEN_HOST) {
             return "a request must carry exactly one Host header"
         }
         if isHTTP11, lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0 {
@@ -123,6 +120,17 @@ struct HTTPRequestReader {
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 9) { buffer in
             guard let base = buffer.baseAddress, lws_hdr_copy(wsi, base, 9, WSI_TOKEN_HTTP) == 8 else { return false }
             return memcmp(base, "HTTP/1.1", 8) == 0
+        }
+    }
+
+    /// Whether the header's value holds the byte, read without making a string of it.
+    private func valueContains(_ byte: UInt8, _ token: lws_token_indexes) -> Bool {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return false }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            let count = lws_hdr_copy(wsi, base, Int32(length + 1), token)
+            return count > 0 && memchr(base, Int32(byte), Int(count)) != nil
         }
     }
 

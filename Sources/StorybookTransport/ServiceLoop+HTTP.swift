@@ -7,7 +7,7 @@ extension ServiceLoop {
     func beginRequest(_ wsi: OpaquePointer) -> Int32 {
         let reader = HTTPRequestReader(wsi: wsi)
         guard let (method, path) = reader.methodAndPath() else { return -1 }
-        let headProblem: RequestBodyError? = if reader.headBytes(extraNames: configuration.extraHeaderNames) > configuration.maxHeadBytes {
+        let headProblem: RequestBodyError? = if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
             .headTooLarge(limit: configuration.maxHeadBytes)
         } else {
             reader.hostProblem.map(RequestBodyError.malformed)
@@ -80,7 +80,7 @@ extension ServiceLoop {
             method: method,
             path: path,
             queryItems: reader.queryItems(),
-            headers: reader.headers(extraNames: configuration.extraHeaderNames)
+            headers: reader.headers(extraNames: extraHeaderNames)
         )
     }
 

@@ -25,7 +25,7 @@ extension ServiceLoop {
         guard let (method, path) = reader.methodAndPath(), method == .get else {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: "a WebSocket upgrade must be a GET"))
         }
-        if reader.headBytes(extraNames: configuration.extraHeaderNames) > configuration.maxHeadBytes {
+        if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
             return reject(connection, RequestBodyError.headTooLarge(limit: configuration.maxHeadBytes).response)
         }
         if let problem = reader.hostProblem {
@@ -37,7 +37,7 @@ extension ServiceLoop {
         guard lifecycle == .serving else {
             return reject(connection, .transportError(status: 503, code: "unavailable", message: "the server is shutting down"))
         }
-        let headers = reader.headers(extraNames: configuration.extraHeaderNames)
+        let headers = reader.headers(extraNames: extraHeaderNames)
         let offered = (headers["sec-websocket-protocol"] ?? "")
             .split(separator: ",")
             .map { String($0).trimmingSpaces }

@@ -20,6 +20,8 @@ final class ServiceLoop {
 
     let transport: Transport
     let configuration: TransportConfiguration
+    /// `configuration.extraHeaderNames` as lws looks them up.
+    let extraHeaderNames: ExtraHeaderNames
     let logger: Logger
     let resources: ContextResources
     let scratch = ScratchBuffer(capacity: HTTPResponseWriter.chunkSize + 4096)
@@ -47,6 +49,7 @@ final class ServiceLoop {
     private init(transport: Transport) {
         self.transport = transport
         self.configuration = transport.configuration
+        self.extraHeaderNames = ExtraHeaderNames(transport.configuration.extraHeaderNames)
         self.logger = transport.logger
         self.resources = ContextResources(
             protocolName: transport.configuration.webSocketSubprotocol,

@@ -29,6 +29,28 @@ import Testing
         #expect(refusal?.httpStatus == 421)
     }
 
+    /// `plainHostName` reads the common `Host` from its bytes; wherever it gives a name, it is the name the
+    /// general reader gives, and it gives one for what clients send.
+    @Test func thePlainHostReaderAgreesWithTheGeneralOne() {
+        var crafted = ["localhost", "localhost:6006", "127.0.0.1:6006", "storybook.test", "a-b.c:0", "x:65535", "x:65536",
+                       "x:00080", "x:123456", "x:", ":80", "x:+80", "x:-0", "x:8a", "localhost.", "localhost.:80", ".", "-:1",
+                       "LOCALHOST", "[::1]:6006", "a@b", "a b", "a,b", "a/b", "é.test", "x:80:80", ""]
+        #expect(AccessPolicy.plainHostName("localhost:6006") == "localhost")
+        #expect(AccessPolicy.plainHostName("127.0.0.1") == "127.0.0.1")
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("az09.-:[]@, A+/é")
+        for _ in 0..<3000 {
+            crafted.append(String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        var readPlainly = 0
+        for host in crafted {
+            guard let plain = AccessPolicy.plainHostName(host) else { continue }
+            readPlainly += 1
+            #expect(AccessPolicy.splitAuthority(host)?.0 == plain, "\(host)")
+        }
+        #expect(readPlainly > 50)  // about one random host in twenty is plain
+    }
+
     @Test func aListeningAddressIsAnAllowedHost() {
         let wide = AccessPolicy(token: "t", allowedOrigins: [], listeningHost: "192.168.1.20", port: ListeningPort(80))
         #expect(wide.isAllowedHost("192.168.1.20:80"))

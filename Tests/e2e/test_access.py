@@ -103,7 +103,8 @@ def test_token_auto_generates_a_token_on_loopback():
 
 def test_http11_needs_exactly_one_host(server):
     for head in [b"GET /healthz HTTP/1.1\r\n", b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n",
-                 b"GET /healthz HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1\r\n"]:
+                 b"GET /healthz HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1\r\n",
+                 b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1, evil.example\r\n"]:
         answer = raw(server, head + b"Connection: close\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 400 "), answer[:60]
         assert b'"bad-request"' in answer

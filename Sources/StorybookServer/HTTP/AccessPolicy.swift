@@ -49,15 +49,15 @@ struct AccessPolicy: Sendable {
         var hasBody: Bool
         /// Whether it may change state whatever its method (a WebSocket upgrade).
         var isWebSocket = false
-        var carriesToken: (String) -> Bool
     }
 
-    /// Why the request is refused, or nil when it may go on.
-    func refusal(_ request: Request) -> APIError? {
+    /// Why the request is refused, or nil when it may go on. `carriesToken` is asked only when the
+    /// server has a token and the path needs it (not escaping: nothing is allocated for it).
+    func refusal(_ request: Request, carriesToken: (String) -> Bool) -> APIError? {
         if let host = request.host, !isAllowedHost(host) {
             return APIError(.misdirected, "this server does not answer to the host '\(host)'; start it with --allow-host NAME to allow that name")
         }
-        if let token, needsToken(request.path), !request.carriesToken(token) {
+        if let token, needsToken(request.path), !carriesToken(token) {
             return APIError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header")
         }
         let changesState = request.isWebSocket || ![.get, .head, .options].contains(request.method)
@@ -73,28 +73,28 @@ struct AccessPolicy: Sendable {
     /// The rules for a complete request on the app's queue.
     func refusal(_ request: HTTPRequest) -> APIError? {
         refusal(Request(method: request.method, path: request.path, host: request.headers["host"], origin: request.headers["origin"],
-                        contentType: request.headers["content-type"], hasBody: !request.body.isEmpty) { token in
+                        contentType: request.headers["content-type"], hasBody: !request.body.isEmpty)) { token in
             Self.carries(token, authorization: request.headers["authorization"], queryToken: request.query["token"],
                          cookies: request.headers["cookie"])
-        })
+        }
     }
 
     /// The rules for a bodiless request read on the loop thread.
     func refusal(_ request: RequestHead) -> APIError? {
         refusal(Request(method: request.method, path: request.path, host: request.value(of: .host), origin: request.value(of: .origin),
-                        contentType: request.value(of: .contentType), hasBody: false) { token in
+                        contentType: request.value(of: .contentType), hasBody: false)) { token in
             Self.carries(token, authorization: request.value(of: .authorization),
                          queryToken: request.queryItems.first { $0.name == "token" }?.value, cookies: request.value(of: .cookie))
-        })
+        }
     }
 
     /// The rules for a WebSocket upgrade: every WebSocket may change state.
     func refusal(_ upgrade: UpgradeRequest) -> APIError? {
         refusal(Request(method: .get, path: upgrade.path, host: upgrade.headers["host"], origin: upgrade.headers["origin"],
-                        contentType: nil, hasBody: false, isWebSocket: true) { token in
+                        contentType: nil, hasBody: false, isWebSocket: true)) { token in
             Self.carries(token, authorization: upgrade.headers["authorization"], queryToken: upgrade.query["token"],
                          cookies: upgrade.headers["cookie"])
-        })
+        }
     }
 
     /// Whether a request carries the token (always true when the server has none).
@@ -115,8 +115,39 @@ struct AccessPolicy: Sendable {
 
     /// Whether `Host` (`name`, `name:port`, `[v6]:port`) names this server.
     func isAllowedHost(_ host: String) -> Bool {
+        if let name = Self.plainHostName(host) { return allowedHosts.contains(name) }
         guard let (name, _) = Self.splitAuthority(host) else { return false }
         return allowedHosts.contains(name)
+    }
+
+    /// The name of the `Host` every client sends, read from its bytes: lowercase letters, digits, dots
+    /// and hyphens not ending in a dot (so already normalised), then nothing or `:` and a port of one to
+    /// five digits up to 65535. Nil for anything else (an IPv6 literal, capitals, a trailing dot, a
+    /// malformed port), which ``splitAuthority(_:)`` reads; it gives the same name for every host this accepts.
+    static func plainHostName(_ host: String) -> String? {
+        host.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            let nameEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+            guard nameEnd > 0, bytes[nameEnd - 1] != UInt8(ascii: "."),
+                  bytes[..<nameEnd].allSatisfy(isPlainNameByte) else { return nil }
+            if nameEnd < bytes.count {
+                let digits = bytes[(nameEnd + 1)...]
+                guard (1...5).contains(digits.count) else { return nil }
+                var port = 0
+                for digit in digits {
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+                    port = port * 10 + Int(digit - UInt8(ascii: "0"))
+                }
+                guard port <= 65535 else { return nil }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self)
+        } ?? nil
+    }
+
+    private static func isPlainNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"): true
+        default: false
+        }
     }
 
     /// Whether a browser's `Origin` is this server's own (an allowed host on the listening port) or allowed by name.
