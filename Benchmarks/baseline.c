@@ -8,13 +8,17 @@
  *                    carries the patch's "ref", broadcast to every subscriber. Like the storybook,
  *                    a subscriber keeps at most the latest version pending (older ones are skipped).
  *   GET /txt, /json  trivial dynamic routes: the bytes of --txt / --json from memory, with
- *                    Content-Length, headers then body on HTTP_WRITEABLE (as the storybook does).
+ *                    Content-Length: the whole answer (head and body, made once at start) in one
+ *                    lws_write from the request's own callback, as the storybook answers from memory.
+ *                    --txt-path / --json-path serve them at other paths too (the benchmark passes
+ *                    the storybook's, so that lws parses the same request line on both servers).
  *   GET /healthz     200 {"status":"ok"}
  *   GET /static/...  an lws file mount of --static-dir (the same bytes, served from disk).
  *
  * Prints "Listening on http://127.0.0.1:PORT/" when ready; SIGTERM/SIGINT stop it.
  *
  *   baseline [--port 0] [--msg-bytes 1024] [--txt FILE] [--json FILE] [--static-dir DIR]
+ *            [--txt-path PATH] [--json-path PATH]
  */
 #define _GNU_SOURCE
 #include <libwebsockets.h>
@@ -28,12 +32,13 @@ struct body {
     unsigned char *buf; /* LWS_PRE headroom, then the bytes */
     size_t len;
     const char *mime;
+    unsigned char *answer; /* LWS_PRE headroom, then the status line, headers and the bytes */
+    size_t answer_len;
 };
 
 struct pss {
     struct pss *next;
     struct lws *wsi;
-    const struct body *http_body;
     int is_ws, subscribed, need_hello, need_state;
     uint64_t sent_seq;
     unsigned char *rx;
@@ -49,6 +54,7 @@ static uint64_t latest_seq;
 static unsigned char *latest_buf; /* LWS_PRE + msg_bytes + slack */
 static size_t latest_len;
 static struct body body_txt, body_json, body_health;
+static const char *txt_path, *json_path; /* more paths for the two routes, or NULL */
 
 static const char hello_msg[] = "{\"type\":\"hello\",\"protocol\":1,\"server\":\"baseline\"}";
 
@@ -84,6 +90,18 @@ static void load_body(struct body *b, const char *path, const char *fallback, co
         memcpy(b->buf + LWS_PRE, fallback, len);
     }
     b->len = len;
+    char head[256];
+    int head_len = snprintf(head, sizeof head,
+                            "HTTP/1.1 200 OK\r\nserver: baseline\r\ncontent-type: %s\r\ncontent-length: %zu\r\n\r\n",
+                            mime, len);
+    if (head_len < 0 || (size_t)head_len >= sizeof head)
+        exit(2);
+    b->answer_len = (size_t)head_len + len;
+    b->answer = malloc(LWS_PRE + b->answer_len);
+    if (!b->answer)
+        exit(2);
+    memcpy(b->answer + LWS_PRE, head, (size_t)head_len);
+    memcpy(b->answer + LWS_PRE + head_len, b->buf + LWS_PRE, len);
 }
 
 /* Builds a message of exactly msg_bytes (when the fixed part fits) into latest_buf. */
@@ -170,16 +188,12 @@ static int on_writeable(struct lws *wsi, struct pss *pss)
     return 0;
 }
 
-static int http_reply(struct lws *wsi, struct pss *pss, const struct body *b)
+/* The whole answer in one write from the request's callback, then ready for the next request. */
+static int http_reply(struct lws *wsi, const struct body *b)
 {
-    unsigned char buf[LWS_PRE + 1024], *start = &buf[LWS_PRE], *p = start, *end = &buf[sizeof buf - 1];
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, b->mime, (lws_filepos_t)b->len, &p, end))
-        return 1;
-    if (lws_finalize_write_http_header(wsi, start, &p, end))
-        return 1;
-    pss->http_body = b;
-    lws_callback_on_writable(wsi);
-    return 0;
+    if (lws_write(wsi, b->answer + LWS_PRE, b->answer_len, LWS_WRITE_HTTP_HEADERS) != (int)b->answer_len)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
@@ -188,25 +202,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     switch (reason) {
     case LWS_CALLBACK_HTTP: {
         const char *uri = in;
-        if (!strcmp(uri, "/txt"))
-            return http_reply(wsi, pss, &body_txt);
-        if (!strcmp(uri, "/json"))
-            return http_reply(wsi, pss, &body_json);
+        if (!strcmp(uri, "/txt") || (txt_path && !strcmp(uri, txt_path)))
+            return http_reply(wsi, &body_txt);
+        if (!strcmp(uri, "/json") || (json_path && !strcmp(uri, json_path)))
+            return http_reply(wsi, &body_json);
         if (!strcmp(uri, "/healthz"))
-            return http_reply(wsi, pss, &body_health);
+            return http_reply(wsi, &body_health);
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
-    }
-    case LWS_CALLBACK_HTTP_WRITEABLE: {
-        if (!pss || !pss->http_body)
-            break;
-        const struct body *b = pss->http_body;
-        pss->http_body = NULL;
-        if (lws_write(wsi, b->buf + LWS_PRE, b->len, LWS_WRITE_HTTP_FINAL) != (int)b->len)
-            return 1;
-        if (lws_http_transaction_completed(wsi))
-            return -1;
-        return 0;
     }
     case LWS_CALLBACK_ESTABLISHED:
         memset(pss, 0, sizeof *pss);
@@ -276,8 +279,13 @@ int main(int argc, char **argv)
             json = argv[i + 1];
         else if (!strcmp(argv[i], "--static-dir"))
             static_dir = argv[i + 1];
+        else if (!strcmp(argv[i], "--txt-path"))
+            txt_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--json-path"))
+            json_path = argv[i + 1];
         else {
-            fprintf(stderr, "usage: baseline [--port 0] [--msg-bytes N] [--txt FILE] [--json FILE] [--static-dir DIR]\n");
+            fprintf(stderr, "usage: baseline [--port 0] [--msg-bytes N] [--txt FILE] [--json FILE] [--static-dir DIR]"
+                            " [--txt-path PATH] [--json-path PATH]\n");
             return 2;
         }
     }

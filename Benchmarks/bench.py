@@ -448,9 +448,11 @@ def p2_fetch(args, sb: Server, bl: Server) -> dict:
     the same bytes; `args.rounds` interleaved rounds (every run is kept; `paired` compares them)."""
     seconds = args.wrk_seconds
     out: dict = {"wrk": f"wrk -t1 -c{args.wrk_connections} -d{seconds:g}s", "rounds": args.rounds}
+    # the baseline answers its trivial routes at the storybook's paths too (--txt-path, --json-path), so
+    # that lws parses the same request line on both servers
     pairs = [
-        ("render_txt", f"/render/{STORY}.txt", "/txt", "/static/story.txt"),
-        ("api_story", f"/api/stories/{STORY}", "/json", "/static/story.json"),
+        ("render_txt", f"/render/{STORY}.txt", f"/render/{STORY}.txt", "/static/story.txt"),
+        ("api_story", f"/api/stories/{STORY}", f"/api/stories/{STORY}", "/static/story.json"),
     ]
     for key, sb_path, bl_path, static_path in pairs:
         runs: dict = {"storybook": [], "baseline_trivial": [], "baseline_static": []}
@@ -1658,6 +1660,7 @@ def main() -> int:
         result["storybook_threads"] = sb.threads()
         bl = Server("baseline", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
                                  "--txt", str(static / "story.txt"), "--json", str(static / "story.json"),
+                                 "--txt-path", f"/render/{STORY}.txt", "--json-path", f"/api/stories/{STORY}",
                                  "--static-dir", str(static)]).start()
         servers.append(bl)
         log(f"storybook on {sb.port} (pid {sb.pid}), baseline on {bl.port} (pid {bl.pid}); state message {msg_bytes} B")

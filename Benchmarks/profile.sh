@@ -5,8 +5,8 @@
 #   Benchmarks/profile.sh SCENARIO [SECONDS] [storybook|baseline] [-- extra serve args]
 # SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
 # /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
-# The baseline answers render on /txt and api on /json with bytes saved from a storybook run
-# (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
+# The baseline answers render and api at the storybook's paths (--txt-path, --json-path) with bytes
+# saved from a storybook run (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
 # PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
 # LARGE=N profiles fanout on the story of `serve --synthetic-list N` (a list of N items, about 100 B
 # each), every patch replacing the title of item N/2 (the benchmark's P1 large row). DELTA=1 makes the
@@ -37,7 +37,8 @@ if [[ $server == baseline ]]; then
   static=$work/static
   argv=(Benchmarks/build/baseline --port 0 --msg-bytes 631)
   [[ -f $static/story.txt ]] && argv+=(--txt "$static/story.txt" --json "$static/story.json" --static-dir "$static")
-  render_path=/txt api_path=/json
+  render_path=/render/$story.txt api_path=/api/stories/$story
+  argv+=(--txt-path "$render_path" --json-path "$api_path")
 else
   argv=(.build-bench/release/storybook serve --port 0 "$@")
   [[ -n ${LARGE:-} ]] && argv+=(--synthetic-list "$LARGE")
