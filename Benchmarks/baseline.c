@@ -28,12 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A trivial route's whole answer, made once at start. */
 struct body {
-    unsigned char *buf; /* LWS_PRE headroom, then the bytes */
-    size_t len;
-    const char *mime;
     unsigned char *answer; /* LWS_PRE headroom, then the status line, headers and the bytes */
-    size_t answer_len;
+    size_t len;            /* of the answer, after the headroom */
 };
 
 struct pss {
@@ -58,12 +56,12 @@ static const char *txt_path, *json_path; /* more paths for the two routes, or NU
 
 static const char hello_msg[] = "{\"type\":\"hello\",\"protocol\":1,\"server\":\"baseline\"}";
 
+/* Reads the bytes of `path` (or `fallback` without one) and makes the answer that serves them. */
 static void load_body(struct body *b, const char *path, const char *fallback, const char *mime)
 {
-    b->mime = mime;
     size_t cap = 4096, len = 0;
-    b->buf = malloc(LWS_PRE + cap);
-    if (!b->buf)
+    unsigned char *bytes = malloc(cap);
+    if (!bytes)
         exit(2);
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (path && !f) {
@@ -75,11 +73,11 @@ static void load_body(struct body *b, const char *path, const char *fallback, co
         for (int guard = 0; guard < 1 << 20; guard++) {
             if (len == cap) {
                 cap *= 2;
-                b->buf = realloc(b->buf, LWS_PRE + cap);
-                if (!b->buf)
+                bytes = realloc(bytes, cap);
+                if (!bytes)
                     exit(2);
             }
-            n = fread(b->buf + LWS_PRE + len, 1, cap - len, f);
+            n = fread(bytes + len, 1, cap - len, f);
             if (!n)
                 break;
             len += n;
@@ -87,21 +85,21 @@ static void load_body(struct body *b, const char *path, const char *fallback, co
         fclose(f);
     } else {
         len = strlen(fallback);
-        memcpy(b->buf + LWS_PRE, fallback, len);
+        memcpy(bytes, fallback, len);
     }
-    b->len = len;
     char head[256];
     int head_len = snprintf(head, sizeof head,
                             "HTTP/1.1 200 OK\r\nserver: baseline\r\ncontent-type: %s\r\ncontent-length: %zu\r\n\r\n",
                             mime, len);
     if (head_len < 0 || (size_t)head_len >= sizeof head)
         exit(2);
-    b->answer_len = (size_t)head_len + len;
-    b->answer = malloc(LWS_PRE + b->answer_len);
+    b->len = (size_t)head_len + len;
+    b->answer = malloc(LWS_PRE + b->len);
     if (!b->answer)
         exit(2);
     memcpy(b->answer + LWS_PRE, head, (size_t)head_len);
-    memcpy(b->answer + LWS_PRE + head_len, b->buf + LWS_PRE, len);
+    memcpy(b->answer + LWS_PRE + head_len, bytes, len);
+    free(bytes);
 }
 
 /* Builds a message of exactly msg_bytes (when the fixed part fits) into latest_buf. */
@@ -191,7 +189,7 @@ static int on_writeable(struct lws *wsi, struct pss *pss)
 /* The whole answer in one write from the request's callback, then ready for the next request. */
 static int http_reply(struct lws *wsi, const struct body *b)
 {
-    if (lws_write(wsi, b->answer + LWS_PRE, b->answer_len, LWS_WRITE_HTTP_HEADERS) != (int)b->answer_len)
+    if (lws_write(wsi, b->answer + LWS_PRE, b->len, LWS_WRITE_HTTP_HEADERS) != (int)b->len)
         return -1;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }

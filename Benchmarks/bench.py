@@ -35,6 +35,9 @@ BUILD = BENCH / "build"
 RESULTS = BENCH / "results"
 WORK = RESULTS / "work"
 STORY = "profile-user-profile--default"
+# P2's routes; the baseline answers them too (--txt-path, --json-path), so lws parses the same request line
+RENDER_PATH = f"/render/{STORY}.txt"
+API_PATH = f"/api/stories/{STORY}"
 LARGE_STORY = "synthetic-long-list--default"
 HOST = "127.0.0.1"
 DOCS = ROOT / "docs" / "performance.md"
@@ -226,9 +229,11 @@ QUIET_LIMIT_S = 10.0
 def wait_until_servers_idle(label: str) -> float:
     """Waits until every running server has used less than QUIET_CORE_SHARE of a core over QUIET_WINDOW_S
     (at most QUIET_LIMIT_S) and returns how long that took. A measured run must not share the machine with
-    the run before it: after `wrk` stops, the baseline's lws loop goes on polling the connections wrk closed
-    mid-request (POLLIN|POLLHUP, never read) for up to about two seconds at 100% of a core, which made the
-    storybook's next run (and the baseline's own static one) half as fast in some rounds."""
+    the run before it: after `wrk` stopped, the baseline's lws loop, when it still answered in two steps, went
+    on polling the connections wrk had closed mid-request (POLLIN|POLLHUP, never read) at 100% of a core
+    until lws' 5 s timeout, which made the storybook's next run (and the baseline's own static one) half as
+    fast in some rounds. The baseline no longer does that; this keeps any server's leftover work out of the
+    next measurement."""
     started = time.monotonic()
     while True:
         before = {server.pid: process_cpu_ns(server.pid) for server in Server.running}
@@ -448,17 +453,12 @@ def p2_fetch(args, sb: Server, bl: Server) -> dict:
     the same bytes; `args.rounds` interleaved rounds (every run is kept; `paired` compares them)."""
     seconds = args.wrk_seconds
     out: dict = {"wrk": f"wrk -t1 -c{args.wrk_connections} -d{seconds:g}s", "rounds": args.rounds}
-    # the baseline answers its trivial routes at the storybook's paths too (--txt-path, --json-path), so
-    # that lws parses the same request line on both servers
-    pairs = [
-        ("render_txt", f"/render/{STORY}.txt", f"/render/{STORY}.txt", "/static/story.txt"),
-        ("api_story", f"/api/stories/{STORY}", f"/api/stories/{STORY}", "/static/story.json"),
-    ]
-    for key, sb_path, bl_path, static_path in pairs:
+    pairs = [("render_txt", RENDER_PATH, "/static/story.txt"), ("api_story", API_PATH, "/static/story.json")]
+    for key, path, static_path in pairs:
         runs: dict = {"storybook": [], "baseline_trivial": [], "baseline_static": []}
         for _ in range(args.rounds):
-            runs["storybook"].append(run_wrk(sb.port, sb_path, sb.pid, seconds, args.wrk_connections))
-            runs["baseline_trivial"].append(run_wrk(bl.port, bl_path, bl.pid, seconds, args.wrk_connections))
+            runs["storybook"].append(run_wrk(sb.port, path, sb.pid, seconds, args.wrk_connections))
+            runs["baseline_trivial"].append(run_wrk(bl.port, path, bl.pid, seconds, args.wrk_connections))
             runs["baseline_static"].append(run_wrk(bl.port, static_path, bl.pid, seconds, args.wrk_connections))
         out[key] = {name: max(results, key=lambda r: r["requests_per_s"]) for name, results in runs.items()}
         out[key]["runs"] = runs
@@ -1065,7 +1065,7 @@ def start_p6_servers(args, page_dir: Path) -> dict[str, Server]:
     servers: dict[str, Server] = {}
     try:
         sb = servers["storybook"] = Server("storybook-p6", storybook_argv(args, "--port", "0")).start()
-        msg_bytes = len(fetch_bytes(sb.port, f"/api/stories/{STORY}")) + 64
+        msg_bytes = len(fetch_bytes(sb.port, API_PATH)) + 64
         bl = servers["baseline"] = Server("baseline-p6", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes",
                                                           str(msg_bytes), "--static-dir", str(page_dir)]).start()
         if args.p6_breakdown and "--allow-origin" in serve_help(args):
@@ -1303,11 +1303,11 @@ def build_rows(r: dict) -> list[dict]:
         if single:
             note = "baseline column = the profile card on the same server, one subscriber, interleaved in the same rounds"
             p50 = paired(single["list"], single["card"], lambda x: x["latency_us"]["p50"] / 1000, lower_is_better=True)
-            row(f"P1 large, one subscriber, 5/s: p50 edit->receive, list vs card", p50["storybook"], "ms", p50["baseline"],
+            row("P1 large, one subscriber, 5/s: p50 edit->receive, list vs card", p50["storybook"], "ms", p50["baseline"],
                 "<= 1.5x the card (does not grow)", p50["ratio"] <= 1.5 if p50["ratio"] else None, f"{note}; {p50['note']}",
                 given_ratio=p50["ratio"])
             cpu1 = paired(single["list"], single["card"], lambda x: x["server_cpu_us_per_delivery"], lower_is_better=True)
-            row(f"P1 large, one subscriber, 5/s: server CPU per patch, list vs card", cpu1["storybook"], "us", cpu1["baseline"],
+            row("P1 large, one subscriber, 5/s: server CPU per patch, list vs card", cpu1["storybook"], "us", cpu1["baseline"],
                 "<= 1.5x the card (does not grow)", cpu1["ratio"] <= 1.5 if cpu1["ratio"] else None,
                 f"{note}; {cpu1['note']}; {cpu_method(single['list'] + single['card'])}",
                 given_ratio=cpu1["ratio"])
@@ -1328,8 +1328,8 @@ def build_rows(r: dict) -> list[dict]:
             note=f"not measured yet ({(journal or {}).get('reason', 'no journal')})")
     p2 = r.get("p2")
     if p2:
-        for key, name in (("render_txt", f"/render/{{id}}.txt"), ("api_story", "/api/stories/{id}")):
-            sb, trivial, static = p2[key]["storybook"], p2[key]["baseline_trivial"], p2[key]["baseline_static"]
+        for key, name in (("render_txt", "/render/{id}.txt"), ("api_story", "/api/stories/{id}")):
+            sb, trivial = p2[key]["storybook"], p2[key]["baseline_trivial"]
             runs = p2[key]["runs"]
             vs_trivial = paired(runs["storybook"], runs["baseline_trivial"], lambda x: x["requests_per_s"])
             vs_static = paired(runs["storybook"], runs["baseline_static"], lambda x: x["requests_per_s"])
@@ -1654,13 +1654,13 @@ def main() -> int:
         # the baseline serves the very bytes the storybook answers (after the probe's edits, as P2 sees them)
         static = WORK / "static"
         static.mkdir(exist_ok=True)
-        (static / "story.txt").write_bytes(fetch_bytes(sb.port, f"/render/{STORY}.txt"))
-        (static / "story.json").write_bytes(fetch_bytes(sb.port, f"/api/stories/{STORY}"))
+        (static / "story.txt").write_bytes(fetch_bytes(sb.port, RENDER_PATH))
+        (static / "story.json").write_bytes(fetch_bytes(sb.port, API_PATH))
         result["state_message_bytes"] = msg_bytes
         result["storybook_threads"] = sb.threads()
         bl = Server("baseline", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes),
                                  "--txt", str(static / "story.txt"), "--json", str(static / "story.json"),
-                                 "--txt-path", f"/render/{STORY}.txt", "--json-path", f"/api/stories/{STORY}",
+                                 "--txt-path", RENDER_PATH, "--json-path", API_PATH,
                                  "--static-dir", str(static)]).start()
         servers.append(bl)
         log(f"storybook on {sb.port} (pid {sb.pid}), baseline on {bl.port} (pid {bl.pid}); state message {msg_bytes} B")

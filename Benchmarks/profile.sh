@@ -32,12 +32,13 @@ if [[ -n ${LARGE:-} ]]; then
 fi
 work=Benchmarks/results/work
 mkdir -p "$work"
+# both servers answer at these paths (the baseline with --txt-path and --json-path)
+render_path=/render/$story.txt api_path=/api/stories/$story
 out=$work/callgrind.$server.$scenario.out
 if [[ $server == baseline ]]; then
   static=$work/static
   argv=(Benchmarks/build/baseline --port 0 --msg-bytes 631)
   [[ -f $static/story.txt ]] && argv+=(--txt "$static/story.txt" --json "$static/story.json" --static-dir "$static")
-  render_path=/render/$story.txt api_path=/api/stories/$story
   argv+=(--txt-path "$render_path" --json-path "$api_path")
 else
   argv=(.build-bench/release/storybook serve --port 0 "$@")
@@ -48,7 +49,6 @@ else
     argv+=(--state-dir "$work/state-profile")
   fi
   [[ $scenario == index ]] && argv+=(--synthetic 10000)
-  render_path=/render/$story.txt api_path=/api/stories/$story
 fi
 
 : >"$work/profile.stdout"  # the previous run's 'Listening' line must not be read as this one's

@@ -29,14 +29,16 @@ import Testing
         #expect(refusal?.httpStatus == 421)
     }
 
-    /// `plainHostName` reads the common `Host` from its bytes; wherever it gives a name, it is the name the
-    /// general reader gives, and it gives one for what clients send.
-    @Test func thePlainHostReaderAgreesWithTheGeneralOne() {
+    /// `plainAuthority` reads the common `Host` from its bytes; wherever it gives an answer, it is the one
+    /// the general reader gives, and it gives one for what clients send.
+    @Test func thePlainAuthorityReaderAgreesWithTheGeneralOne() {
         var crafted = ["localhost", "localhost:6006", "127.0.0.1:6006", "storybook.test", "a-b.c:0", "x:65535", "x:65536",
                        "x:00080", "x:123456", "x:", ":80", "x:+80", "x:-0", "x:8a", "localhost.", "localhost.:80", ".", "-:1",
                        "LOCALHOST", "[::1]:6006", "a@b", "a b", "a,b", "a/b", "é.test", "x:80:80", ""]
-        #expect(AccessPolicy.plainHostName("localhost:6006") == "localhost")
-        #expect(AccessPolicy.plainHostName("127.0.0.1") == "127.0.0.1")
+        let local = AccessPolicy.plainAuthority("localhost:6006")
+        #expect(local?.0 == "localhost" && local?.1 == 6006)
+        let address = AccessPolicy.plainAuthority("127.0.0.1")
+        #expect(address?.0 == "127.0.0.1" && address?.1 == nil)
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("az09.-:[]@, A+/é")
         for _ in 0..<3000 {
@@ -44,9 +46,10 @@ import Testing
         }
         var readPlainly = 0
         for host in crafted {
-            guard let plain = AccessPolicy.plainHostName(host) else { continue }
+            guard let plain = AccessPolicy.plainAuthority(host) else { continue }
             readPlainly += 1
-            #expect(AccessPolicy.splitAuthority(host)?.0 == plain, "\(host)")
+            let general = AccessPolicy.generalAuthority(host)
+            #expect(general?.0 == plain.0 && general?.1 == plain.1, "\(host)")
         }
         #expect(readPlainly > 50)  // about one random host in twenty is plain
     }

@@ -115,31 +115,38 @@ struct AccessPolicy: Sendable {
 
     /// Whether `Host` (`name`, `name:port`, `[v6]:port`) names this server.
     func isAllowedHost(_ host: String) -> Bool {
-        if let name = Self.plainHostName(host) { return allowedHosts.contains(name) }
         guard let (name, _) = Self.splitAuthority(host) else { return false }
         return allowedHosts.contains(name)
     }
 
-    /// The name of the `Host` every client sends, read from its bytes: lowercase letters, digits, dots
-    /// and hyphens not ending in a dot (so already normalised), then nothing or `:` and a port of one to
-    /// five digits up to 65535. Nil for anything else (an IPv6 literal, capitals, a trailing dot, a
-    /// malformed port), which ``splitAuthority(_:)`` reads; it gives the same name for every host this accepts.
-    static func plainHostName(_ host: String) -> String? {
-        host.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+    /// `name[:port]` as a lowercased name (IPv6 in brackets) and its port; nil when malformed. What clients
+    /// send is read from its bytes (``plainAuthority(_:)``), anything else by ``generalAuthority(_:)``.
+    static func splitAuthority(_ authority: String) -> (String, Int?)? {
+        plainAuthority(authority) ?? generalAuthority(authority)
+    }
+
+    /// The authority every client sends, read from its bytes: lowercase letters, digits, dots and hyphens
+    /// not ending in a dot (so already normalised), then nothing or `:` and a port of one to five digits
+    /// up to 65535. Nil for anything else (an IPv6 literal, capitals, a trailing dot, a malformed port),
+    /// which ``generalAuthority(_:)`` reads; both give the same answer for every authority this accepts.
+    static func plainAuthority(_ authority: String) -> (String, Int?)? {
+        authority.utf8.withContiguousStorageIfAvailable { bytes -> (String, Int?)? in
             let nameEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
             guard nameEnd > 0, bytes[nameEnd - 1] != UInt8(ascii: "."),
                   bytes[..<nameEnd].allSatisfy(isPlainNameByte) else { return nil }
+            var port: Int?
             if nameEnd < bytes.count {
                 let digits = bytes[(nameEnd + 1)...]
                 guard (1...5).contains(digits.count) else { return nil }
-                var port = 0
+                var number = 0
                 for digit in digits {
                     guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-                    port = port * 10 + Int(digit - UInt8(ascii: "0"))
+                    number = number * 10 + Int(digit - UInt8(ascii: "0"))
                 }
-                guard port <= 65535 else { return nil }
+                guard number <= 65535 else { return nil }
+                port = number
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self)
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self), port)
         } ?? nil
     }
 
@@ -165,8 +172,8 @@ struct AccessPolicy: Sendable {
         return allowedHosts.contains(name) && (port ?? defaultPort) == self.port.value
     }
 
-    /// `name[:port]` as a lowercased name (IPv6 in brackets) and its port; nil when malformed.
-    static func splitAuthority(_ authority: String) -> (String, Int?)? {
+    /// `name[:port]` read character by character: lowercased (IPv6 in brackets), a trailing dot dropped.
+    static func generalAuthority(_ authority: String) -> (String, Int?)? {
         var name = Substring(authority), port: Int?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
