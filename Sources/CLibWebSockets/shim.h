@@ -12,6 +12,18 @@ static inline int sb_lws_pre(void) { return LWS_PRE; }
 static inline unsigned long long sb_lws_illegal_content_length(void) { return LWS_ILLEGAL_HTTP_CONTENT_LEN; }
 static inline void sb_lws_set_log_level(int level) { lws_set_log_level(level, NULL); }
 
+/// The bytes the head's tokens take: for each of `tokens` that lws holds, its value's length plus
+/// `overheads[i]` (its `Name: ` and line end; 0 for the request line's parts). One C loop over the
+/// tokens, instead of a call from Swift per token.
+static inline int sb_lws_head_bytes(struct lws *wsi, const unsigned char *tokens, const unsigned char *overheads, int count) {
+    int total = 0;
+    for (int i = 0; i < count; i++) {
+        int length = lws_hdr_total_length(wsi, (enum lws_token_indexes)tokens[i]);
+        if (length > 0) total += length + overheads[i];
+    }
+    return total;
+}
+
 /// Names the calling thread (Linux keeps the first 15 bytes). pthread_setname_np needs _GNU_SOURCE,
 /// which Swift's Glibc module does not define.
 static inline void sb_set_current_thread_name(const char *name) {

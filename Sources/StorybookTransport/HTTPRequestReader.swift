@@ -15,38 +15,52 @@ struct HTTPRequestReader {
         return (raw, String(name.dropLast()))
     }
 
-    /// What each token adds to a head besides its value: `Name: ` and the line end for a header, nothing
-    /// for the request line's parts (method and target, query, version), which lws stores as tokens too.
-    private static let tokenOverheads: [Int] = (0..<WSI_TOKEN_COUNT.rawValue).map { raw in
-        guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { return 0 }
-        let name = String(cString: cName)
-        return name.count > 1 && name.hasSuffix(":") && !name.hasPrefix(":") ? name.utf8.count + 3 : 0
-    }
+    /// The tokens an HTTP/1 head can carry, each with what it adds to the head besides its value:
+    /// `Name: ` and the line end for a header, nothing for the request line's parts (method and target,
+    /// query, version), which lws stores as tokens too. Left out: the parser's own states (no name)
+    /// and HTTP/2's pseudo-headers (`:path`...), which lws never fills from an HTTP/1 head. Bytes, for
+    /// ``sb_lws_head_bytes``.
+    private static let headTokens: (tokens: [UInt8], overheads: [UInt8]) = {
+        var tokens: [UInt8] = [], overheads: [UInt8] = []
+        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
+            guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { continue }
+            let name = String(cString: cName)
+            guard !name.hasPrefix(":") else { continue }
+            tokens.append(UInt8(raw))
+            overheads.append(name.count > 1 && name.hasSuffix(":") ? UInt8(name.utf8.count + 3) : 0)
+        }
+        return (tokens, overheads)
+    }()
 
     /// The size of the head as far as lws can tell: the request target, the query, the version and every
     /// header it knows by name or stored as one of `extraNames`, with names and line ends. Headers it
     /// neither knows nor was asked to keep are not counted (lws 4.1 has no way to list them).
     func headBytes(extraNames: ExtraHeaderNames) -> Int {
-        var total = 0
-        for (raw, overhead) in Self.tokenOverheads.enumerated() {
-            let length = Int(lws_hdr_total_length(wsi, lws_token_indexes(rawValue: UInt32(raw))))
-            if length > 0 { total += length + overhead }
+        let (tokens, overheads) = Self.headTokens
+        var total = tokens.withUnsafeBufferPointer { tokens in
+            overheads.withUnsafeBufferPointer { overheads in
+                Int(sb_lws_head_bytes(wsi, tokens.baseAddress, overheads.baseAddress, Int32(tokens.count)))
+            }
         }
         for name in extraNames.names {
-            let length = Int(lws_hdr_custom_length(wsi, name.lookup, name.lookupLength))
-            if length >= 0 { total += length + Int(name.lookupLength) + 3 }
+            let length = name.withLookup { lookup, lookupLength in Int(lws_hdr_custom_length(wsi, lookup, lookupLength)) }
+            if length >= 0 { total += length + name.lookupByteCount + 3 }
         }
         return total
     }
 
     /// The method and the decoded path, or `nil` for a method the transport does not serve (CONNECT).
     func methodAndPath() -> (HTTPMethod, String)? {
+        methodAndPathBytes().map { ($0, String(decoding: $1, as: UTF8.self)) }
+    }
+
+    /// The method and the decoded path's bytes as lws holds them (valid as long as this reader).
+    func methodAndPathBytes() -> (HTTPMethod, UnsafeBufferPointer<UInt8>)? {
         var uri: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         let index = lws_http_get_uri_and_method(wsi, &uri, &length)
         guard index >= 0, let uri, let method = Self.method(forIndex: Int(index)) else { return nil }
-        let path = String(decoding: UnsafeRawBufferPointer(start: uri, count: Int(length)), as: UTF8.self)
-        return (method, path)
+        return (method, UnsafeBufferPointer(start: UnsafeRawPointer(uri).assumingMemoryBound(to: UInt8.self), count: Int(length)))
     }
 
     /// The query items, decoded, in order (lws stores each `name=value` as one fragment).
@@ -76,24 +90,44 @@ struct HTTPRequestReader {
             }
         }
         for name in extraNames.names {
-            let length = lws_hdr_custom_length(wsi, name.lookup, name.lookupLength)
-            guard length >= 0 else { continue }
-            headers[name.key] = Self.copy(capacity: Int(length) + 1) { buffer, capacity in
-                lws_hdr_custom_copy(wsi, buffer, capacity, name.lookup, name.lookupLength)
+            let value: String? = name.withLookup { lookup, lookupLength in
+                let length = lws_hdr_custom_length(wsi, lookup, lookupLength)
+                guard length >= 0 else { return nil }
+                return Self.copy(capacity: Int(length) + 1) { buffer, capacity in
+                    lws_hdr_custom_copy(wsi, buffer, capacity, lookup, lookupLength)
+                }
             }
+            if let value { headers[name.key] = value }
         }
         return headers
     }
 
     /// The value of one header, looked up alone; nil when absent or empty (as in ``headers(extraNames:)``).
     func value(of header: RequestHeader) -> String? {
+        value(of: Self.token(of: header))
+    }
+
+    /// Asks `predicate` about one header's bytes, copied to the stack; nil when absent or empty.
+    func value(of header: RequestHeader, satisfies predicate: (UnsafeBufferPointer<UInt8>?) -> Bool) -> Bool {
+        let token = Self.token(of: header)
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return predicate(nil) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { buffer in
+            let count = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: length + 1) { base in
+                lws_hdr_copy(wsi, base, Int32(length + 1), token)
+            }
+            return predicate(count > 0 ? UnsafeBufferPointer(rebasing: buffer[..<Int(count)]) : nil)
+        }
+    }
+
+    private static func token(of header: RequestHeader) -> lws_token_indexes {
         switch header {
-        case .authorization: value(of: WSI_TOKEN_HTTP_AUTHORIZATION)
-        case .cookie: value(of: WSI_TOKEN_HTTP_COOKIE)
-        case .ifNoneMatch: value(of: WSI_TOKEN_HTTP_IF_NONE_MATCH)
-        case .host: value(of: WSI_TOKEN_HOST)
-        case .origin: value(of: WSI_TOKEN_ORIGIN)
-        case .contentType: value(of: WSI_TOKEN_HTTP_CONTENT_TYPE)
+        case .authorization: WSI_TOKEN_HTTP_AUTHORIZATION
+        case .cookie: WSI_TOKEN_HTTP_COOKIE
+        case .ifNoneMatch: WSI_TOKEN_HTTP_IF_NONE_MATCH
+        case .host: WSI_TOKEN_HOST
+        case .origin: WSI_TOKEN_ORIGIN
+        case .contentType: WSI_TOKEN_HTTP_CONTENT_TYPE
         }
     }
 
@@ -108,7 +142,7 @@ struct HTTPRequestReader {
         if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || valueContains(UInt8(ascii: ","), WSI_TOKEN_HOST) {
             return "a request must carry exactly one Host header"
         }
-        if isHTTP11, lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0 {
+        if lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0, isHTTP11 {
             return "an HTTP/1.1 request must carry a Host header"
         }
         return nil

@@ -6,7 +6,8 @@ extension ServiceLoop {
     /// `LWS_CALLBACK_HTTP`: a request head arrived.
     func beginRequest(_ wsi: OpaquePointer) -> Int32 {
         let reader = HTTPRequestReader(wsi: wsi)
-        guard let (method, path) = reader.methodAndPath() else { return -1 }
+        // The path stays lws' bytes until something needs it as a string (not the immediate answers).
+        guard let (method, pathBytes) = reader.methodAndPathBytes() else { return -1 }
         let headProblem: RequestBodyError? = if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
             .headTooLarge(limit: configuration.maxHeadBytes)
         } else {
@@ -14,16 +15,17 @@ extension ServiceLoop {
         }
         if let headProblem {
             let connection = connections.connection(for: wsi)
-            connection.exchange = HTTPExchange(request: HTTPRequest(method: method, path: path),
+            connection.exchange = HTTPExchange(request: HTTPRequest(method: method, path: String(decoding: pathBytes, as: UTF8.self)),
                                                collector: RequestBodyCollector(framing: .none, limit: 0))
             answerWithError(connection, headProblem)
             return 0
         }
-        if let result = answerImmediately(wsi, reader: reader, method: method, path: path) {
+        let head = RequestHead(method: method, pathBytes: pathBytes, reader: reader)
+        if let result = answerImmediately(wsi, head: head, reader: reader) {
             return result
         }
         let connection = connections.connection(for: wsi)
-        let request = fullRequest(reader, method: method, path: path)
+        let request = fullRequest(reader, method: method, path: head.path)
         let framing = BodyFraming.of(
             method: method,
             contentLength: request.headers["content-length"],
@@ -48,15 +50,16 @@ extension ServiceLoop {
     /// lws holds it (no connection record, no copy of every header), the answer is written within this
     /// callback (lws buffers what the socket does not take) and the transaction completes at once, with
     /// no writeable round trip. Returns the callback's result, or nil to take the ordinary path.
-    private func answerImmediately(_ wsi: OpaquePointer, reader: HTTPRequestReader, method: HTTPMethod, path: String) -> Int32? {
+    private func answerImmediately(_ wsi: OpaquePointer, head: RequestHead, reader: HTTPRequestReader) -> Int32? {
+        let method = head.method
         guard method == .get || method == .head, !reader.announcesBody, let delegate = transport.delegate,
-              let response = delegate.transport(transport, immediateResponseTo: RequestHead(method: method, path: path, reader: reader))
+              let response = delegate.transport(transport, immediateResponseTo: head)
         else { return nil }
         var output = ResponseOutput(response, omitsBody: method == .head, closesConnection: false)
         guard output.bodyBytesToSend <= HTTPResponseWriter.inlineBodyLimit else {
             // Too big for one write: send it from writeable callbacks, as any other answer.
             let connection = connections.connection(for: wsi)
-            let request = fullRequest(reader, method: method, path: path)
+            let request = fullRequest(reader, method: method, path: head.path)
             connection.exchange = HTTPExchange(request: request, collector: RequestBodyCollector(framing: .none, limit: 0))
             extendTimeoutForResponse(connection)
             respond(connection, with: response)

@@ -29,6 +29,15 @@ import Testing
         #expect(refusal?.httpStatus == 421)
     }
 
+    /// 3,000 strings of up to `maxLength` characters drawn from `alphabet`.
+    private static func randomHosts(from alphabet: String, maxLength: Int) -> [String] {
+        var generator = SystemRandomNumberGenerator()
+        let characters = Array(alphabet)
+        return (0..<3000).map { _ in
+            String((0..<Int.random(in: 0...maxLength, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
+        }
+    }
+
     /// `plainAuthority` reads the common `Host` from its bytes; wherever it gives an answer, it is the one
     /// the general reader gives, and it gives one for what clients send.
     @Test func thePlainAuthorityReaderAgreesWithTheGeneralOne() {
@@ -39,11 +48,7 @@ import Testing
         #expect(local?.0 == "localhost" && local?.1 == 6006)
         let address = AccessPolicy.plainAuthority("127.0.0.1")
         #expect(address?.0 == "127.0.0.1" && address?.1 == nil)
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("az09.-:[]@, A+/é")
-        for _ in 0..<3000 {
-            crafted.append(String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
-        }
+        crafted += Self.randomHosts(from: "az09.-:[]@, A+/é", maxLength: 9)
         var readPlainly = 0
         for host in crafted {
             guard let plain = AccessPolicy.plainAuthority(host) else { continue }
@@ -52,6 +57,23 @@ import Testing
             #expect(general?.0 == plain.0 && general?.1 == plain.1, "\(host)")
         }
         #expect(readPlainly > 50)  // about one random host in twenty is plain
+    }
+
+    /// The loop thread judges `Host` from its bytes (``AccessPolicy/isAllowedHost(bytes:)``): for every
+    /// host, the answer is the general reader's, looked up in the allowed names.
+    @Test func theByteRuleForHostIsTheGeneralRule() {
+        var hosts = ["localhost", "localhost:6006", "LOCALHOST", "localhost.", "localhos", "localhostt", "127.0.0.1", "127.0.0.10",
+                     "127.0.0.1:1", "[::1]", "[::1]:6006", "storybook.test", "storybook.test.:80", "storybook.tes", "", ":80", "x:65536"]
+        hosts += Self.randomHosts(from: "lochst.:0127[]A-", maxLength: 11)
+        var allowed = 0
+        for host in hosts {
+            let general = AccessPolicy.generalAuthority(host).map { policy.allowedHosts.contains($0.0) } ?? false
+            var bytes = host
+            #expect(bytes.withUTF8 { policy.isAllowedHost(bytes: $0) } == general, "\(host)")
+            #expect(policy.isAllowedHost(host) == general, "\(host)")
+            if general { allowed += 1 }
+        }
+        #expect(allowed >= 10)  // the crafted names that are allowed, at least
     }
 
     @Test func aListeningAddressIsAnAllowedHost() {

@@ -1,6 +1,7 @@
 import DemoCatalog
 import Logging
 import PropsCatalog
+import StorybookReview
 @testable import StorybookServer
 import Testing
 @testable import StorybookTransport
@@ -83,11 +84,49 @@ import Testing
             HTTPRequest(method: .get, path: "/api/index.json"),
             HTTPRequest(method: .get, path: "/render/\(Self.story).txt", queryItems: [QueryItem(name: "locale", value: "de-DE")]),
             HTTPRequest(method: .get, path: "/api/stories/\(Self.story)", queryItems: [QueryItem(name: "colorScheme", value: "purple")]),
+            HTTPRequest(method: .get, path: "/healthzz"),
+            HTTPRequest(method: .get, path: "/healthz/"),
+            HTTPRequest(method: .get, path: "/health"),
+            HTTPRequest(method: .get, path: "/api/stories/"),
+            HTTPRequest(method: .get, path: "/api/stories"),
+            HTTPRequest(method: .get, path: "/render/.txt"),
+            HTTPRequest(method: .get, path: "/render/\(Self.story)"),
+            HTTPRequest(method: .get, path: "/render/\(Self.story).TXT"),
+            HTTPRequest(method: .get, path: "/render/"),
+            HTTPRequest(method: .get, path: "/render"),
         ]
         for request in declined {
             #expect(responder().response(to: RequestHead(request)) == nil, "\(request.method) \(request.path)")
         }
         #expect(responder().response(to: RequestHead(HTTPRequest(method: .head, path: "/healthz")))?.status == 200)
+    }
+
+    /// The host rule, read from the header's bytes on the loop thread: what names this server is
+    /// answered, anything else left to the router (which answers 421).
+    @Test func theHostRuleHoldsOnTheLoopThread() {
+        _ = renders.entry(Self.story)
+        let path = "/render/\(Self.story).txt"
+        for host in ["127.0.0.1:6006", "localhost", "LOCALHOST:1", "localhost.", "[::1]:80"] {
+            #expect(responder().response(to: RequestHead(HTTPRequest(method: .get, path: path, headers: ["host": host])))?.status == 200, "\(host)")
+        }
+        for host in ["evil.example", "evil.example:6006", "127.0.0.2", "", "localhost:x"] {
+            let request = HTTPRequest(method: .get, path: path, headers: ["host": host])
+            #expect(responder().response(to: RequestHead(request)) == nil, "\(host)")
+            #expect(router().route(request).status == 421, "\(host)")
+        }
+    }
+
+    /// A `/render/` name is read from its bytes: the longest format that ends it, and the id before it.
+    @Test func aRenderNameSplitsIntoIdAndFormat() {
+        #expect(ProjectionFormat.split(renderName: "a--b.a11y.txt")! == ("a--b", .a11y))
+        #expect(ProjectionFormat.split(renderName: "a--b.txt")! == ("a--b", .text))
+        #expect(ProjectionFormat.split(renderName: "/render/a--b.html", skipping: 8)! == ("a--b", .html))
+        #expect(ProjectionFormat.split(renderName: "/render/é--ü.txt", skipping: 8)! == ("é--ü", .text))
+        #expect(ProjectionFormat.split(renderName: ".txt")! == ("", .text))
+        for name in ["a--b", "a--b.json", "a--b.txt.", "txt", "a--b.TXT", ""] {
+            #expect(ProjectionFormat.split(renderName: name) == nil, "\(name)")
+        }
+        #expect(ProjectionFormat.split(renderName: "/render.txt", skipping: 8) == nil)
     }
 
     @Test func theTokenRuleHoldsOnTheLoopThread() {

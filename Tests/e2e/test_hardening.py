@@ -258,7 +258,9 @@ def test_error_paths_are_always_json_pointers(server):
     b"POST /api/stories/x/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nReferer: " + b"a" * 12000 + b"\r\nContent-Length: 0\r\n\r\n",
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nUser-Agent: " + b"a" * 9000 + b"\r\n\r\n",
-], ids=["header", "query", "cookies", "post", "upgrade"])
+    # a header lws does not know by name but the server reads (MCP's session id): counted as well
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nMcp-Session-Id: " + b"a" * 9000 + b"\r\n\r\n",
+], ids=["header", "query", "cookies", "post", "upgrade", "extra-name"])
 def test_a_head_over_8_kib_is_answered_431_in_json_and_closed(server, head):
     answer = raw(server, head)
     status, _, body = answer.partition(b"\r\n\r\n")

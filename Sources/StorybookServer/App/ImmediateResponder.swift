@@ -14,33 +14,59 @@ struct ImmediateResponder {
     private static let health = PreparedResponse(.json(["status": "ok"]))
     /// The head of every live-state answer; only the body and its length change with the version.
     private static let liveStateHead = PreparedResponse(.json(bytes: [])).head
-    private static let storiesPrefix = "/api/stories/"
-    private static let renderPrefix = "/render/"
+    private static let healthPath = Array("/healthz".utf8)
+    private static let storiesPrefix = Array("/api/stories/".utf8)
+    private static let renderPrefix = Array("/render/".utf8)
 
     func response(to request: RequestHead) -> PreparedResponse? {
         guard request.method == .get || request.method == .head, access.refusal(request) == nil else { return nil }
-        let path = request.path
-        if path == "/healthz" { return Self.health }
-        if path.hasPrefix(Self.storiesPrefix) {
-            return liveState(request, id: path.utf8.dropFirst(Self.storiesPrefix.utf8.count))
+        let route: Route?
+        if let bytes = request.pathBytes {
+            route = Self.route(bytes)
+        } else {
+            var path = request.path
+            route = path.withUTF8(Self.route)
         }
-        guard path.hasPrefix(Self.renderPrefix) else { return nil }
-        return projection(request)
+        switch route {
+        case .health: return Self.health
+        case .liveState(let id): return liveState(request, id: id)
+        case .projection(let id, let format): return projection(request, id: id, format: format)
+        case nil: return nil
+        }
+    }
+
+    /// The immediate routes, told apart by the path's bytes.
+    private enum Route {
+        case health
+        /// `/api/stories/{id}`, with the id (no `/` in it).
+        case liveState(id: String)
+        /// `/render/{id}.txt|.a11y.txt|.html`.
+        case projection(id: String, format: ProjectionFormat)
+    }
+
+    private static func route(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
+        if path.count == healthPath.count, path.holds(healthPath, at: 0) { return .health }
+        if path.holds(storiesPrefix, at: 0) {
+            let id = UnsafeBufferPointer(rebasing: path[storiesPrefix.count...])
+            guard !id.contains(UInt8(ascii: "/")) else { return nil }
+            return .liveState(id: String(decoding: id, as: UTF8.self))
+        }
+        guard path.holds(renderPrefix, at: 0),
+              let (id, format) = ProjectionFormat.split(renderName: path, skipping: renderPrefix.count) else { return nil }
+        return .projection(id: id, format: format)
     }
 
     /// `GET /api/stories/{id}`: the cached state resource of the story's current version.
-    private func liveState(_ request: RequestHead, id: Substring.UTF8View) -> PreparedResponse? {
-        guard !id.contains(UInt8(ascii: "/")),
-              !request.queryItems.contains(where: { ViewEnvironment.parameterNames.contains($0.name) }),
-              let body = liveStates.body(String(Substring(id))) else { return nil }
+    private func liveState(_ request: RequestHead, id: String) -> PreparedResponse? {
+        guard !request.queryItems.contains(where: { ViewEnvironment.parameterNames.contains($0.name) }),
+              let body = liveStates.body(id) else { return nil }
         return PreparedResponse(head: Self.liveStateHead, body: body)
     }
 
-    /// `GET /render/{id}.txt|.html`: the registered variant's projection, or its 304.
-    private func projection(_ request: RequestHead) -> PreparedResponse? {
+    /// `GET /render/{id}.txt|.a11y.txt|.html`: the registered variant's projection, or its 304.
+    private func projection(_ request: RequestHead, id: String, format: ProjectionFormat) -> PreparedResponse? {
         let query = request.queryItems
         guard !query.contains(where: { $0.name == "live" || $0.name == "renderer" || ViewEnvironment.parameterNames.contains($0.name) }),
-              let (id, format) = ProjectionFormat.split(renderName: request.path, skipping: Self.renderPrefix.utf8.count),
               let entry = renders.cached(id) else { return nil }
         return entry.preparedResponse(format, ifNoneMatch: request.value(of: .ifNoneMatch))
     }

@@ -24,6 +24,9 @@ struct AccessPolicy: Sendable {
     let allowedOrigins: Set<String>
     /// Lowercased host names, IPv6 literals in brackets.
     let allowedHosts: Set<String>
+    /// The same names as bytes, which a plain `Host` (``plainAuthorityParts(_:)``) is compared with
+    /// without making a string of it.
+    private let allowedHostBytes: [[UInt8]]
     /// The port the server listens on, known once it started (0 until then: no origin is its own).
     let port: ListeningPort
 
@@ -36,14 +39,17 @@ struct AccessPolicy: Sendable {
             hosts.insert(Self.normalizedHostName(name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name))
         }
         self.allowedHosts = hosts
+        allowedHostBytes = hosts.sorted().map { Array($0.utf8) }
         self.port = port
     }
 
     /// What the rules look at in a request, however it arrived.
     struct Request {
         var method: HTTPMethod
-        var path: String
-        var host: String?
+        /// Whether the server has a token and the path is one it guards (rule 2; ``guardsPath(_:)``).
+        var needsToken: Bool
+        /// The request's `Host` when it names another server (rule 1; ``isAllowedHost(_:)``), else nil.
+        var foreignHost: String?
         var origin: String?
         var contentType: String?
         var hasBody: Bool
@@ -52,15 +58,15 @@ struct AccessPolicy: Sendable {
     }
 
     /// Why the request is refused, or nil when it may go on. `carriesToken` is asked only when the
-    /// server has a token and the path needs it (not escaping: nothing is allocated for it).
+    /// request needs the token (not escaping: nothing is allocated for it).
     func refusal(_ request: Request, carriesToken: (String) -> Bool) -> APIError? {
-        if let host = request.host, !isAllowedHost(host) {
+        if let host = request.foreignHost {
             return APIError(.misdirected, "this server does not answer to the host '\(host)'; start it with --allow-host NAME to allow that name")
         }
-        if let token, needsToken(request.path), !carriesToken(token) {
+        if let token, request.needsToken, !carriesToken(token) {
             return APIError(.unauthorized, "this server needs its access token: add ?token=... or an Authorization: Bearer header")
         }
-        let changesState = request.isWebSocket || ![.get, .head, .options].contains(request.method)
+        let changesState = request.isWebSocket || Self.mayChangeState(request.method)
         if changesState, let origin = request.origin, !isAllowedOrigin(origin) {
             return APIError(.forbidden, "requests from the origin '\(origin)' may not change anything here; start the server with --allow-origin \(origin) to allow it")
         }
@@ -72,17 +78,23 @@ struct AccessPolicy: Sendable {
 
     /// The rules for a complete request on the app's queue.
     func refusal(_ request: HTTPRequest) -> APIError? {
-        refusal(Request(method: request.method, path: request.path, host: request.headers["host"], origin: request.headers["origin"],
+        refusal(Request(method: request.method, needsToken: guardsPath(request.path), foreignHost: foreign(request.headers["host"]), origin: request.headers["origin"],
                         contentType: request.headers["content-type"], hasBody: !request.body.isEmpty)) { token in
             Self.carries(token, authorization: request.headers["authorization"], queryToken: request.query["token"],
                          cookies: request.headers["cookie"])
         }
     }
 
-    /// The rules for a bodiless request read on the loop thread.
+    /// The rules for a bodiless request read on the loop thread. `Origin` and `Content-Type` are read
+    /// only for a method that may change state: the rules look at them for nothing else.
     func refusal(_ request: RequestHead) -> APIError? {
-        refusal(Request(method: request.method, path: request.path, host: request.value(of: .host), origin: request.value(of: .origin),
-                        contentType: request.value(of: .contentType), hasBody: false)) { token in
+        let mayChangeState = Self.mayChangeState(request.method)
+        // `Host` is judged from its bytes (this runs for every request the loop thread answers); its text
+        // is read only to say why it is refused.
+        let hostIsForeign = request.value(of: .host) { host in host.map { !isAllowedHost(bytes: $0) } ?? false }
+        return refusal(Request(method: request.method, needsToken: guardsPath(request.path), foreignHost: hostIsForeign ? request.value(of: .host) : nil,
+                               origin: mayChangeState ? request.value(of: .origin) : nil,
+                               contentType: mayChangeState ? request.value(of: .contentType) : nil, hasBody: false)) { token in
             Self.carries(token, authorization: request.value(of: .authorization),
                          queryToken: request.queryItems.first { $0.name == "token" }?.value, cookies: request.value(of: .cookie))
         }
@@ -90,7 +102,7 @@ struct AccessPolicy: Sendable {
 
     /// The rules for a WebSocket upgrade: every WebSocket may change state.
     func refusal(_ upgrade: UpgradeRequest) -> APIError? {
-        refusal(Request(method: .get, path: upgrade.path, host: upgrade.headers["host"], origin: upgrade.headers["origin"],
+        refusal(Request(method: .get, needsToken: guardsPath(upgrade.path), foreignHost: foreign(upgrade.headers["host"]), origin: upgrade.headers["origin"],
                         contentType: nil, hasBody: false, isWebSocket: true)) { token in
             Self.carries(token, authorization: upgrade.headers["authorization"], queryToken: upgrade.query["token"],
                          cookies: upgrade.headers["cookie"])
@@ -108,14 +120,40 @@ struct AccessPolicy: Sendable {
         token.map { ("Set-Cookie", "\(Self.cookieName)=\($0); Path=/; HttpOnly; SameSite=Strict") }
     }
 
-    private func needsToken(_ path: String) -> Bool {
-        let first = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first ?? ""
+    /// Whether the server has a token and `path` is one it guards: `/api`, `/render`, `/ws` and `/mcp`.
+    /// The path is made only when there is a token (the loop thread keeps it as bytes otherwise).
+    private func guardsPath(_ path: @autoclosure () -> String) -> Bool {
+        guard token != nil else { return false }
+        let first = path().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first ?? ""
         return first == "api" || first == "render" || first == "ws" || first == "mcp"
+    }
+
+    /// Whether a method may change state (rule 3): any but GET, HEAD and OPTIONS.
+    private static func mayChangeState(_ method: HTTPMethod) -> Bool {
+        switch method {
+        case .get, .head, .options: false
+        default: true
+        }
+    }
+
+    /// `host` when it is there and does not name this server.
+    private func foreign(_ host: String?) -> String? {
+        host.flatMap { isAllowedHost($0) ? nil : $0 }
     }
 
     /// Whether `Host` (`name`, `name:port`, `[v6]:port`) names this server.
     func isAllowedHost(_ host: String) -> Bool {
-        guard let (name, _) = Self.splitAuthority(host) else { return false }
+        var host = host
+        return host.withUTF8 { isAllowedHost(bytes: $0) }
+    }
+
+    /// ``isAllowedHost(_:)`` on the header's bytes: a plain authority, what clients send, is compared as
+    /// bytes; any other is read by ``splitAuthority(_:)``.
+    func isAllowedHost(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let (nameEnd, _) = Self.plainAuthorityParts(bytes) {
+            return allowedHostBytes.contains { allowed in allowed.count == nameEnd && bytes.holds(allowed, at: 0) }
+        }
+        guard let (name, _) = Self.splitAuthority(String(decoding: bytes, as: UTF8.self)) else { return false }
         return allowedHosts.contains(name)
     }
 
@@ -130,24 +168,28 @@ struct AccessPolicy: Sendable {
     /// up to 65535. Nil for anything else (an IPv6 literal, capitals, a trailing dot, a malformed port),
     /// which ``generalAuthority(_:)`` reads; both give the same answer for every authority this accepts.
     static func plainAuthority(_ authority: String) -> (String, Int?)? {
-        authority.utf8.withContiguousStorageIfAvailable { bytes -> (String, Int?)? in
-            let nameEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
-            guard nameEnd > 0, bytes[nameEnd - 1] != UInt8(ascii: "."),
-                  bytes[..<nameEnd].allSatisfy(isPlainNameByte) else { return nil }
-            var port: Int?
-            if nameEnd < bytes.count {
-                let digits = bytes[(nameEnd + 1)...]
-                guard (1...5).contains(digits.count) else { return nil }
-                var number = 0
-                for digit in digits {
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-                    number = number * 10 + Int(digit - UInt8(ascii: "0"))
-                }
-                guard number <= 65535 else { return nil }
-                port = number
-            }
+        var authority = authority
+        return authority.withUTF8 { bytes -> (String, Int?)? in
+            guard let (nameEnd, port) = plainAuthorityParts(bytes) else { return nil }
             return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self), port)
-        } ?? nil
+        }
+    }
+
+    /// ``plainAuthority(_:)`` on the bytes: where the name ends, and the port.
+    private static func plainAuthorityParts(_ bytes: UnsafeBufferPointer<UInt8>) -> (nameEnd: Int, port: Int?)? {
+        let nameEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+        guard nameEnd > 0, bytes[nameEnd - 1] != UInt8(ascii: "."),
+              bytes[..<nameEnd].allSatisfy(isPlainNameByte) else { return nil }
+        guard nameEnd < bytes.count else { return (nameEnd, nil) }
+        let digits = bytes[(nameEnd + 1)...]
+        guard (1...5).contains(digits.count) else { return nil }
+        var number = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            number = number * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        guard number <= 65535 else { return nil }
+        return (nameEnd, number)
     }
 
     private static func isPlainNameByte(_ byte: UInt8) -> Bool {

@@ -61,21 +61,26 @@ extension ProjectionFormat {
 
     /// The format a `/render/` file name asks for (`.txt`, `.a11y.txt` or `.html`) and the story id
     /// before it. The first `prefixLength` bytes of `name` are skipped (the `/render/` of a whole path).
+    /// Read as bytes: the loop thread asks this for every `/render/` request.
     static func split(renderName name: String, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
-        if let id = stem(of: name, skipping: prefixLength, extension: ".a11y.txt") { return (id, .a11y) }
-        if let id = stem(of: name, skipping: prefixLength, extension: ".txt") { return (id, .text) }
-        if let id = stem(of: name, skipping: prefixLength, extension: ".html") { return (id, .html) }
+        var name = name
+        return name.withUTF8 { split(renderName: $0, skipping: prefixLength) }
+    }
+
+    /// ``split(renderName:skipping:)`` on the name's UTF-8 bytes.
+    static func split(renderName bytes: UnsafeBufferPointer<UInt8>, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
+        for (suffix, format) in fileExtensions {
+            let stemEnd = bytes.count - suffix.count
+            guard stemEnd >= prefixLength, bytes.holds(suffix, at: stemEnd) else { continue }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[prefixLength..<stemEnd]), as: UTF8.self), format)
+        }
         return nil
     }
 
-    /// The bytes of `name` between the skipped prefix and `fileExtension`, when it ends with it.
-    private static func stem(of name: String, skipping prefixLength: Int, extension fileExtension: String) -> String? {
-        let bytes = name.utf8
-        guard bytes.count >= prefixLength + fileExtension.utf8.count, name.hasSuffix(fileExtension) else { return nil }
-        let start = bytes.index(bytes.startIndex, offsetBy: prefixLength)
-        let end = bytes.index(bytes.endIndex, offsetBy: -fileExtension.utf8.count)
-        return String(name[start..<end])
-    }
+    /// Each format's file extension, longest first (`.a11y.txt` also ends in `.txt`).
+    private static let fileExtensions: [([UInt8], ProjectionFormat)] = [
+        (Array(".a11y.txt".utf8), .a11y), (Array(".txt".utf8), .text), (Array(".html".utf8), .html),
+    ]
 }
 
 extension RenderCache {
