@@ -38,10 +38,10 @@ struct ImmediateResponder {
     /// The immediate routes, told apart by the path's bytes.
     private enum Route {
         case health
-        /// `/api/stories/{id}`, with the id (no `/` in it).
-        case liveState(id: String)
-        /// `/render/{id}.txt|.a11y.txt|.html`.
-        case projection(id: String, format: ProjectionFormat)
+        /// `/api/stories/{id}`, with the id's bytes in the path (no `/` in it).
+        case liveState(id: UnsafeBufferPointer<UInt8>)
+        /// `/render/{id}.txt|.a11y.txt|.html`, with the id's bytes in the path.
+        case projection(id: UnsafeBufferPointer<UInt8>, format: ProjectionFormat)
     }
 
     private static func route(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
@@ -49,25 +49,25 @@ struct ImmediateResponder {
         if path.holds(storiesPrefix, at: 0) {
             let id = UnsafeBufferPointer(rebasing: path[storiesPrefix.count...])
             guard !id.contains(UInt8(ascii: "/")) else { return nil }
-            return .liveState(id: String(decoding: id, as: UTF8.self))
+            return .liveState(id: id)
         }
         guard path.holds(renderPrefix, at: 0),
-              let (id, format) = ProjectionFormat.split(renderName: path, skipping: renderPrefix.count) else { return nil }
+              let (id, format) = ProjectionFormat.splitBytes(renderName: path, skipping: renderPrefix.count) else { return nil }
         return .projection(id: id, format: format)
     }
 
     /// `GET /api/stories/{id}`: the cached state resource of the story's current version.
-    private func liveState(_ request: RequestHead, id: String) -> PreparedResponse? {
+    private func liveState(_ request: RequestHead, id: UnsafeBufferPointer<UInt8>) -> PreparedResponse? {
         guard !request.queryItems.contains(where: { ViewEnvironment.parameterNames.contains($0.name) }),
-              let body = liveStates.body(id) else { return nil }
+              let body = liveStates.body(utf8: id) else { return nil }
         return PreparedResponse(head: Self.liveStateHead, body: body)
     }
 
     /// `GET /render/{id}.txt|.a11y.txt|.html`: the registered variant's projection, or its 304.
-    private func projection(_ request: RequestHead, id: String, format: ProjectionFormat) -> PreparedResponse? {
+    private func projection(_ request: RequestHead, id: UnsafeBufferPointer<UInt8>, format: ProjectionFormat) -> PreparedResponse? {
         let query = request.queryItems
         guard !query.contains(where: { $0.name == "live" || $0.name == "renderer" || ViewEnvironment.parameterNames.contains($0.name) }),
-              let entry = renders.cached(id) else { return nil }
+              let entry = renders.cached(utf8: id) else { return nil }
         return entry.preparedResponse(format, ifNoneMatch: request.value(of: .ifNoneMatch))
     }
 }

@@ -14,18 +14,23 @@ final class LiveStateCache: Sendable {
         var body: [UInt8]?
     }
 
-    private let published = Mutex<[String: Published]>([:])
+    private let published = Mutex(StoryTable<Published>())
 
     /// Makes the session's live version the story's current state; nothing is serialized yet.
     func publish(_ session: StorySession) {
         let entry = Published(live: LiveVersion(session))
-        published.withLock { $0[session.story.id] = entry }
+        published.withLock { $0[id: session.story.id] = entry }
     }
 
     /// The latest answer for a story when it has been serialized (the loop thread's immediate path:
     /// nil sends the request to the app queue, which serializes it).
     func body(_ storyID: String) -> [UInt8]? {
-        published.withLock { $0[storyID]?.body }
+        published.withLock { $0[id: storyID]?.body }
+    }
+
+    /// ``body(_:)`` by the UTF-8 bytes of the id (the loop thread reads it out of the path).
+    func body(utf8 storyID: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        published.withLock { $0.withValue(utf8: storyID) { $0.body } ?? nil }
     }
 
     /// The `GET /api/stories/{id}` answer for `session`: the published version's bytes, serialized
@@ -34,10 +39,10 @@ final class LiveStateCache: Sendable {
         guard let state = state(session.story.id), state.version == session.version else {
             return StateMessage(session).resource
         }
-        if let body = published.withLock({ $0[session.story.id]?.body }) { return body }
+        if let body = published.withLock({ $0[id: session.story.id]?.body }) { return body }
         let body = state.resource
         published.withLock { entries in
-            if entries[session.story.id]?.live.version == state.version { entries[session.story.id]?.body = body }
+            if entries[id: session.story.id]?.live.version == state.version { entries[id: session.story.id]?.body = body }
         }
         return body
     }
@@ -45,11 +50,11 @@ final class LiveStateCache: Sendable {
     /// The latest state of a story, serialized on first use, if its session exists. Called on the
     /// app queue, the only writer, so a version is serialized once.
     func state(_ storyID: String) -> StateMessage? {
-        guard let entry = published.withLock({ $0[storyID] }) else { return nil }
+        guard let entry = published.withLock({ $0[id: storyID] }) else { return nil }
         if let state = entry.state { return state }
         let state = StateMessage(entry.live)
         published.withLock { entries in
-            if entries[storyID]?.live.version == state.version { entries[storyID]?.state = state }
+            if entries[id: storyID]?.live.version == state.version { entries[id: storyID]?.state = state }
         }
         return state
     }

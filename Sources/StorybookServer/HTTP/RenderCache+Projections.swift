@@ -64,15 +64,18 @@ extension ProjectionFormat {
     /// Read as bytes: the loop thread asks this for every `/render/` request.
     static func split(renderName name: String, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
         var name = name
-        return name.withUTF8 { split(renderName: $0, skipping: prefixLength) }
+        return name.withUTF8 { bytes in
+            splitBytes(renderName: bytes, skipping: prefixLength).map { (String(decoding: $0.id, as: UTF8.self), $0.format) }
+        }
     }
 
-    /// ``split(renderName:skipping:)`` on the name's UTF-8 bytes.
-    static func split(renderName bytes: UnsafeBufferPointer<UInt8>, skipping prefixLength: Int = 0) -> (id: String, format: ProjectionFormat)? {
+    /// ``split(renderName:skipping:)`` on the name's UTF-8 bytes, the id as the bytes it spans in them.
+    static func splitBytes(renderName bytes: UnsafeBufferPointer<UInt8>, skipping prefixLength: Int = 0)
+        -> (id: UnsafeBufferPointer<UInt8>, format: ProjectionFormat)? {
         for (suffix, format) in fileExtensions {
             let stemEnd = bytes.count - suffix.count
             guard stemEnd >= prefixLength, bytes.holds(suffix, at: stemEnd) else { continue }
-            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[prefixLength..<stemEnd]), as: UTF8.self), format)
+            return (UnsafeBufferPointer(rebasing: bytes[prefixLength..<stemEnd]), format)
         }
         return nil
     }

@@ -49,7 +49,7 @@ final class RenderCache: Sendable {
     }
 
     private let state: Mutex<State>
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex(StoryTable<Entry>())
 
     init(catalog: Catalog, unloadable: [VariantStore.Unloadable] = []) {
         state = Mutex(State(catalog: catalog, index: Self.indexBody(catalog, unloadable: unloadable)))
@@ -85,7 +85,12 @@ final class RenderCache: Sendable {
 
     /// The entry of a story if it was already rendered: cheap, safe on the event loop thread.
     func cached(_ storyID: String) -> Entry? {
-        entries.withLock { $0[storyID] }
+        entries.withLock { $0[id: storyID] }
+    }
+
+    /// ``cached(_:)`` by the UTF-8 bytes of the id (the loop thread reads it out of the path).
+    func cached(utf8 storyID: UnsafeBufferPointer<UInt8>) -> Entry? {
+        entries.withLock { $0[utf8: storyID] }
     }
 
     /// The entry of a story, rendering it the first time; nil for unknown stories.
@@ -93,7 +98,7 @@ final class RenderCache: Sendable {
         if let entry = cached(storyID) { return entry }
         guard let story = catalog.story(id: storyID), let rendered = try? RenderedStory(story) else { return nil }
         let entry = Self.entry(rendered)
-        entries.withLock { $0[storyID] = entry }
+        entries.withLock { $0[id: storyID] = entry }
         return entry
     }
 
