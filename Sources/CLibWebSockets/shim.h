@@ -12,14 +12,14 @@ static inline int sb_lws_pre(void) { return LWS_PRE; }
 static inline unsigned long long sb_lws_illegal_content_length(void) { return LWS_ILLEGAL_HTTP_CONTENT_LEN; }
 static inline void sb_lws_set_log_level(int level) { lws_set_log_level(level, NULL); }
 
-/// The bytes the head's tokens take: for each of `tokens` that lws holds, its value's length plus
-/// `overheads[i]` (its `Name: ` and line end; 0 for the request line's parts). One C loop over the
-/// tokens, instead of a call from Swift per token.
-static inline int sb_lws_head_bytes(struct lws *wsi, const unsigned char *tokens, const unsigned char *overheads, int count) {
+/// The bytes the head's tokens take. `pairs` holds `count` pairs of bytes, a token and what it adds to
+/// the head besides its value (its `Name: ` and line end; 0 for the request line's parts): for each
+/// token lws holds, its value's length plus that. One C loop, instead of a call from Swift per token.
+static inline int sb_lws_head_bytes(struct lws *wsi, const unsigned char *pairs, int count) {
     int total = 0;
     for (int i = 0; i < count; i++) {
-        int length = lws_hdr_total_length(wsi, (enum lws_token_indexes)tokens[i]);
-        if (length > 0) total += length + overheads[i];
+        int length = lws_hdr_total_length(wsi, (enum lws_token_indexes)pairs[2 * i]);
+        if (length > 0) total += length + pairs[2 * i + 1];
     }
     return total;
 }

@@ -15,32 +15,24 @@ struct HTTPRequestReader {
         return (raw, String(name.dropLast()))
     }
 
-    /// The tokens an HTTP/1 head can carry, each with what it adds to the head besides its value:
+    /// The tokens an HTTP/1 head can carry, each followed by what it adds to a head besides its value:
     /// `Name: ` and the line end for a header, nothing for the request line's parts (method and target,
     /// query, version), which lws stores as tokens too. Left out: the parser's own states (no name)
-    /// and HTTP/2's pseudo-headers (`:path`...), which lws never fills from an HTTP/1 head. Bytes, for
-    /// ``sb_lws_head_bytes``.
-    private static let headTokens: (tokens: [UInt8], overheads: [UInt8]) = {
-        var tokens: [UInt8] = [], overheads: [UInt8] = []
-        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
-            guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { continue }
-            let name = String(cString: cName)
-            guard !name.hasPrefix(":") else { continue }
-            tokens.append(UInt8(raw))
-            overheads.append(name.count > 1 && name.hasSuffix(":") ? UInt8(name.utf8.count + 3) : 0)
-        }
-        return (tokens, overheads)
-    }()
+    /// and HTTP/2's pseudo-headers (`:path`...), which lws never fills from an HTTP/1 head. Pairs of
+    /// bytes in one array, for ``sb_lws_head_bytes``.
+    private static let headTokens: [UInt8] = (0..<WSI_TOKEN_COUNT.rawValue).flatMap { raw -> [UInt8] in
+        guard let cName = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { return [] }
+        let name = String(cString: cName)
+        guard !name.hasPrefix(":") else { return [] }
+        return [UInt8(raw), name.count > 1 && name.hasSuffix(":") ? UInt8(name.utf8.count + 3) : 0]
+    }
 
     /// The size of the head as far as lws can tell: the request target, the query, the version and every
     /// header it knows by name or stored as one of `extraNames`, with names and line ends. Headers it
     /// neither knows nor was asked to keep are not counted (lws 4.1 has no way to list them).
     func headBytes(extraNames: ExtraHeaderNames) -> Int {
-        let (tokens, overheads) = Self.headTokens
-        var total = tokens.withUnsafeBufferPointer { tokens in
-            overheads.withUnsafeBufferPointer { overheads in
-                Int(sb_lws_head_bytes(wsi, tokens.baseAddress, overheads.baseAddress, Int32(tokens.count)))
-            }
+        var total = Self.headTokens.withUnsafeBufferPointer { pairs in
+            Int(sb_lws_head_bytes(wsi, pairs.baseAddress, Int32(pairs.count / 2)))
         }
         for name in extraNames.names {
             let length = name.withLookup { lookup, lookupLength in Int(lws_hdr_custom_length(wsi, lookup, lookupLength)) }

@@ -13,6 +13,9 @@ func serviceLoopCallback(
     guard let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
-    let loop = Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue()
-    return loop.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+    // The loop owns the context and outlives it, so it is used as it is: no retain and release around
+    // every callback (several per request).
+    return Unmanaged<ServiceLoop>.fromOpaque(owner)._withUnsafeGuaranteedRef { loop in
+        loop.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+    }
 }
