@@ -20,22 +20,22 @@ struct ImmediateResponder {
 
     func response(to request: RequestHead) -> PreparedResponse? {
         guard request.method == .get || request.method == .head, access.refusal(request) == nil else { return nil }
-        let route: Route?
-        if let bytes = request.pathBytes {
-            route = Self.route(bytes)
-        } else {
-            var path = request.path
-            route = path.withUTF8(Self.route)
-        }
-        switch route {
-        case .health: return Self.health
-        case .liveState(let id): return liveState(request, id: id)
-        case .projection(let id, let format): return projection(request, id: id, format: format)
-        case nil: return nil
+        if let bytes = request.pathBytes { return answer(request, path: bytes) }
+        var path = request.path
+        return path.withUTF8 { answer(request, path: $0) }
+    }
+
+    /// The answer for the path's bytes, which must outlive this call only (the route points into them).
+    private func answer(_ request: RequestHead, path: UnsafeBufferPointer<UInt8>) -> PreparedResponse? {
+        switch Self.route(path) {
+        case .health: Self.health
+        case .liveState(let id): liveState(request, id: id)
+        case .projection(let id, let format): projection(request, id: id, format: format)
+        case nil: nil
         }
     }
 
-    /// The immediate routes, told apart by the path's bytes.
+    /// The immediate routes, told apart by the path's bytes (the ids point into them).
     private enum Route {
         case health
         /// `/api/stories/{id}`, with the id's bytes in the path (no `/` in it).
