@@ -129,12 +129,24 @@ struct HTTPRequestReader {
             || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0
     }
 
-    /// Why the head's `Host` breaks RFC 9112 (none on HTTP/1.1, or more than one), or nil when it is fine.
-    var hostProblem: String? {
-        if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || valueContains(UInt8(ascii: ","), WSI_TOKEN_HOST) {
+    /// The `Host` header's bytes, copied into `scratch` (valid until its next use); nil when there is none.
+    func host(copiedInto scratch: ScratchBuffer) -> UnsafeBufferPointer<UInt8>? {
+        let length = Int(lws_hdr_total_length(wsi, WSI_TOKEN_HOST))
+        guard length > 0 else { return nil }
+        scratch.reserve(length + 1)
+        let count = scratch.start.withMemoryRebound(to: CChar.self, capacity: length + 1) { base in
+            lws_hdr_copy(wsi, base, Int32(length + 1), WSI_TOKEN_HOST)
+        }
+        return count > 0 ? UnsafeBufferPointer(start: scratch.start, count: Int(count)) : nil
+    }
+
+    /// Why the head's `Host` (its bytes, from ``host(copiedInto:)``) breaks RFC 9112 (none on HTTP/1.1,
+    /// or more than one), or nil when it is fine.
+    func hostProblem(host: UnsafeBufferPointer<UInt8>?) -> String? {
+        if lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, 1) > 0 || host?.contains(UInt8(ascii: ",")) == true {
             return "a request must carry exactly one Host header"
         }
-        if lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0, isHTTP11 {
+        if host == nil, isHTTP11 {
             return "an HTTP/1.1 request must carry a Host header"
         }
         return nil
@@ -146,17 +158,6 @@ struct HTTPRequestReader {
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 9) { buffer in
             guard let base = buffer.baseAddress, lws_hdr_copy(wsi, base, 9, WSI_TOKEN_HTTP) == 8 else { return false }
             return memcmp(base, "HTTP/1.1", 8) == 0
-        }
-    }
-
-    /// Whether the header's value holds the byte, read without making a string of it.
-    private func valueContains(_ byte: UInt8, _ token: lws_token_indexes) -> Bool {
-        let length = Int(lws_hdr_total_length(wsi, token))
-        guard length > 0 else { return false }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            let count = lws_hdr_copy(wsi, base, Int32(length + 1), token)
-            return count > 0 && memchr(base, Int32(byte), Int(count)) != nil
         }
     }
 

@@ -8,6 +8,7 @@ struct HeadCursor {
         self.end = end
     }
 
+    @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(TransportError) {
         guard let base = bytes.baseAddress else { return }
         guard end - position >= bytes.count else { throw .callFailed("response head", code: bytes.count) }
@@ -19,6 +20,7 @@ struct HeadCursor {
         try bytes.withUnsafeBufferPointer { buffer throws(TransportError) in try append(buffer) }
     }
 
+    @inline(__always)
     mutating func append(_ text: StaticString) throws(TransportError) {
         try append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }

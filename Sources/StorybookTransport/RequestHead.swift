@@ -8,16 +8,16 @@ package struct RequestHead {
     private let source: Source
 
     private enum Source {
-        /// lws' header table, read on demand (loop thread, inside the request's callback), and the path's
-        /// bytes in it.
-        case table(HTTPRequestReader, path: UnsafeBufferPointer<UInt8>)
+        /// lws' header table, read on demand (loop thread, inside the request's callback), the path's
+        /// bytes in it and the `Host` the transport already copied out of it.
+        case table(HTTPRequestReader, path: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>?)
         /// A request read in full: one that had a body, or one built by a test.
         case request(HTTPRequest)
     }
 
-    init(method: HTTPMethod, pathBytes: UnsafeBufferPointer<UInt8>, reader: HTTPRequestReader) {
+    init(method: HTTPMethod, pathBytes: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>?, reader: HTTPRequestReader) {
         self.method = method
-        source = .table(reader, path: pathBytes)
+        source = .table(reader, path: pathBytes, host: host)
     }
 
     package init(_ request: HTTPRequest) {
@@ -28,7 +28,7 @@ package struct RequestHead {
     /// The decoded, normalised path (see ``HTTPRequest/path``), made into a string when asked for.
     package var path: String {
         switch source {
-        case .table(_, let path): String(decoding: path, as: UTF8.self)
+        case .table(_, let path, _): String(decoding: path, as: UTF8.self)
         case .request(let request): request.path
         }
     }
@@ -37,7 +37,7 @@ package struct RequestHead {
     /// nil for a request read in full, whose ``path`` is already a string.
     package var pathBytes: UnsafeBufferPointer<UInt8>? {
         switch source {
-        case .table(_, let path): path
+        case .table(_, let path, _): path
         case .request: nil
         }
     }
@@ -45,7 +45,7 @@ package struct RequestHead {
     /// The header's value; nil when the request has none.
     package func value(of header: RequestHeader) -> String? {
         switch source {
-        case .table(let reader, _): reader.value(of: header)
+        case .table(let reader, _, _): reader.value(of: header)
         case .request(let request): request.headers[header.rawValue]
         }
     }
@@ -55,7 +55,9 @@ package struct RequestHead {
     /// type metadata on every request.)
     package func value(of header: RequestHeader, satisfies predicate: (UnsafeBufferPointer<UInt8>?) -> Bool) -> Bool {
         switch source {
-        case .table(let reader, _):
+        case .table(_, _, let host) where header == .host:
+            return predicate(host)
+        case .table(let reader, _, _):
             return reader.value(of: header, satisfies: predicate)
         case .request(let request):
             guard var value = request.headers[header.rawValue] else { return predicate(nil) }
@@ -66,7 +68,7 @@ package struct RequestHead {
     /// The query items in the order the client sent them, decoded.
     package var queryItems: [QueryItem] {
         switch source {
-        case .table(let reader, _): reader.queryItems()
+        case .table(let reader, _, _): reader.queryItems()
         case .request(let request): request.queryItems
         }
     }

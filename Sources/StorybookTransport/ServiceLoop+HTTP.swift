@@ -8,10 +8,15 @@ extension ServiceLoop {
         let reader = HTTPRequestReader(wsi: wsi)
         // The path stays lws' bytes until something needs it as a string (not the immediate answers).
         guard let (method, pathBytes) = reader.methodAndPathBytes() else { return -1 }
-        let headProblem: RequestBodyError? = if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
-            .headTooLarge(limit: configuration.maxHeadBytes)
+        // `Host` is copied out of lws' table once, for the transport's check and the delegate's rules.
+        let host: UnsafeBufferPointer<UInt8>?
+        let headProblem: RequestBodyError?
+        if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
+            host = nil
+            headProblem = .headTooLarge(limit: configuration.maxHeadBytes)
         } else {
-            reader.hostProblem.map(RequestBodyError.malformed)
+            host = reader.host(copiedInto: hostScratch)
+            headProblem = reader.hostProblem(host: host).map(RequestBodyError.malformed)
         }
         if let headProblem {
             let connection = connections.connection(for: wsi)
@@ -20,7 +25,7 @@ extension ServiceLoop {
             answerWithError(connection, headProblem)
             return 0
         }
-        let head = RequestHead(method: method, pathBytes: pathBytes, reader: reader)
+        let head = RequestHead(method: method, pathBytes: pathBytes, host: host, reader: reader)
         if let result = answerImmediately(wsi, head: head, reader: reader) {
             return result
         }

@@ -28,7 +28,7 @@ extension ServiceLoop {
         if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
             return reject(connection, RequestBodyError.headTooLarge(limit: configuration.maxHeadBytes).response)
         }
-        if let problem = reader.hostProblem {
+        if let problem = reader.hostProblem(host: reader.host(copiedInto: hostScratch)) {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: problem))
         }
         guard path == configuration.webSocketPath else {

@@ -25,6 +25,8 @@ final class ServiceLoop {
     let logger: Logger
     let resources: ContextResources
     let scratch = ScratchBuffer(capacity: HTTPResponseWriter.chunkSize + 4096)
+    /// Where a request's `Host` is copied once, for both the transport's check and the delegate's rules.
+    let hostScratch = ScratchBuffer(capacity: 256)
     let clock = ContinuousClock()
     /// How often housekeeping runs: often enough to notice a stalled client within about a quarter of
     /// the slow-client timeout.
