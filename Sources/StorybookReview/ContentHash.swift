@@ -3,18 +3,22 @@ package import PropsCatalog
 /// FNV-1a, 64 bits: a fast, stable content hash for strong ETags and projection hashes.
 package enum ContentHash {
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            return hash
-        }
         // Contiguous bytes (arrays, the common case) hash without per-element iterator overhead.
-        let hash = bytes.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(bytes)
+        let hash = bytes.withContiguousStorageIfAvailable(fnv1a) ?? Array(bytes).withUnsafeBufferPointer(fnv1a)
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The hash itself, as a number (the story tables key ids by it). Not generic, so that it runs as
+    /// it is from other modules.
+    @inlinable
+    package static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 
     /// A strong ETag for `bytes`: `"<hash>"`.

@@ -45,6 +45,7 @@ package struct RequestHead {
     /// The header's value; nil when the request has none.
     package func value(of header: RequestHeader) -> String? {
         switch source {
+        case .table(_, _, let host) where header == .host: host.map { String(decoding: $0, as: UTF8.self) }
         case .table(let reader, _, _): reader.value(of: header)
         case .request(let request): request.headers[header.rawValue]
         }

@@ -1,4 +1,5 @@
 """Starts the real storybook server on a free port for the end-to-end tests."""
+import importlib.util
 import os
 import pathlib
 import re
@@ -6,6 +7,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -15,6 +17,16 @@ import requests
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("STORYBOOK_BINARY", str(ROOT / ".build" / "debug" / "storybook"))
+
+
+def bench_module():
+    """Benchmarks/bench.py as a module, loaded once, for the tests of the benchmark's own rules."""
+    if "bench" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("bench", ROOT / "Benchmarks" / "bench.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["bench"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["bench"]
 
 
 class Server:

@@ -2,18 +2,14 @@
 `wait_until_servers_idle`): after wrk stops, lws' loop in the baseline can poll the connections wrk
 closed at 100% of a core for up to five seconds, and the next run measured half the speed. The
 benchmark itself is not run here; stand-in processes play the servers."""
-import importlib.util
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import bench_module
 
-spec = importlib.util.spec_from_file_location("bench", ROOT / "Benchmarks" / "bench.py")
-bench = importlib.util.module_from_spec(spec)
-sys.modules["bench"] = bench
-spec.loader.exec_module(bench)
+bench = bench_module()
 
 
 @pytest.fixture

@@ -1,17 +1,12 @@
 """The benchmark's P6 breakdown (Benchmarks/bench.py, `--p6-breakdown`): how a patch is matched with
 its packets at the loopback, and the table docs/performance.md shows. docs/performance.md's figures
 rest on these rules; the benchmark itself is not run here."""
-import importlib.util
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import bench_module
 
-spec = importlib.util.spec_from_file_location("bench", ROOT / "Benchmarks" / "bench.py")
-bench = importlib.util.module_from_spec(spec)
-sys.modules["bench"] = bench
-spec.loader.exec_module(bench)
+bench = bench_module()
 
 SERVER, TYPIST, VIEWER = 9000, 50001, 50002
 IN, SERVER_PART, OUT = bench.P6_WIRE_STAGES

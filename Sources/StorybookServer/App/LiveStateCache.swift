@@ -22,13 +22,9 @@ final class LiveStateCache: Sendable {
         published.withLock { $0[id: session.story.id] = entry }
     }
 
-    /// The latest answer for a story when it has been serialized (the loop thread's immediate path:
-    /// nil sends the request to the app queue, which serializes it).
-    func body(_ storyID: String) -> [UInt8]? {
-        published.withLock { $0[id: storyID]?.body }
-    }
-
-    /// ``body(_:)`` by the UTF-8 bytes of the id (the loop thread reads it out of the path).
+    /// The latest answer for the story whose id's UTF-8 bytes these are, when it has been serialized (the
+    /// loop thread's immediate path, which reads the id out of the request's path: nil sends the
+    /// request to the app queue, which serializes it).
     func body(utf8 storyID: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         published.withLock { $0.withValue(utf8: storyID) { $0.body } ?? nil }
     }

@@ -1,10 +1,13 @@
+import StorybookReview
+
 /// Values by story id that can also be looked up by the id's UTF-8 bytes, without making a string of
 /// them: the loop thread's immediate answers read the id out of the request's path. (A `Dictionary`
 /// needs a `String` key, which costs an allocation for an id over 15 bytes, and hashes it with SipHash.)
 ///
 /// Open addressing with linear probing over a power-of-two number of slots, keyed by FNV-1a of the
-/// bytes; keys, hashes and values in arrays of their own, so that probing copies none of them. Setting
-/// a value to nil leaves the key's slot in place, holding nothing.
+/// bytes (``ContentHash/fnv1a(_:)``, the hash of the ETags); keys, hashes and values in arrays of
+/// their own, so that probing copies none of them. Setting a value to nil leaves the key's slot in
+/// place, holding nothing.
 struct StoryTable<Value> {
     private var keys: [[UInt8]?] = Array(repeating: nil, count: 16)
     private var hashes: [UInt64] = Array(repeating: 0, count: 16)
@@ -26,18 +29,18 @@ struct StoryTable<Value> {
 
     /// The value for the id whose UTF-8 bytes these are, or nil.
     subscript(utf8 key: UnsafeBufferPointer<UInt8>) -> Value? {
-        slotIndex(of: key, hash: Self.hash(key)).flatMap { values[$0] }
+        slotIndex(of: key, hash: ContentHash.fnv1a(key)).flatMap { values[$0] }
     }
 
     /// What `body` makes of the value for the id whose UTF-8 bytes these are (the value is lent, not
     /// copied), or nil when there is none.
     func withValue<Result>(utf8 key: UnsafeBufferPointer<UInt8>, _ body: (Value) -> Result) -> Result? {
-        guard let index = slotIndex(of: key, hash: Self.hash(key)) else { return nil }
+        guard let index = slotIndex(of: key, hash: ContentHash.fnv1a(key)) else { return nil }
         return values[index].map(body)
     }
 
     private mutating func set(_ value: Value?, forKey key: UnsafeBufferPointer<UInt8>) {
-        let hash = Self.hash(key)
+        let hash = ContentHash.fnv1a(key)
         if let index = slotIndex(of: key, hash: hash) {
             values[index] = value
             return
@@ -78,15 +81,6 @@ struct StoryTable<Value> {
             guard let key = oldKeys[index] else { continue }
             insert(key, hash: oldHashes[index], value: oldValues[index])
         }
-    }
-
-    /// FNV-1a, 64 bits.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 }
 

@@ -148,12 +148,12 @@ struct AccessPolicy: Sendable {
     }
 
     /// ``isAllowedHost(_:)`` on the header's bytes: a plain authority, what clients send, is compared as
-    /// bytes; any other is read by ``splitAuthority(_:)``.
+    /// bytes; any other is read by ``generalAuthority(_:)``.
     func isAllowedHost(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let (nameEnd, _) = Self.plainAuthorityParts(bytes) {
             return allowedHostBytes.contains { allowed in allowed.count == nameEnd && bytes.holds(allowed, at: 0) }
         }
-        guard let (name, _) = Self.splitAuthority(String(decoding: bytes, as: UTF8.self)) else { return false }
+        guard let (name, _) = Self.generalAuthority(String(decoding: bytes, as: UTF8.self)) else { return false }
         return allowedHosts.contains(name)
     }
 
