@@ -13,6 +13,10 @@
  *                    --txt-path / --json-path serve them at other paths too (the benchmark passes
  *                    the storybook's, so that lws parses the same request line on both servers).
  *   GET /healthz     200 {"status":"ok"}
+ *   GET /msg-bytes/N sets --msg-bytes to N from the next version on (at most twice the size it
+ *                    started with, 1 MiB at most): the benchmark sizes the state message like the
+ *                    storybook's in the run just before (its versions and refs grow in digits as a
+ *                    run goes on, and lws' cost over loopback is not smooth in the message size).
  *   GET /static/...  an lws file mount of --static-dir (the same bytes, served from disk).
  *
  * Prints "Listening on http://127.0.0.1:PORT/" when ready; SIGTERM/SIGINT stop it.
@@ -47,6 +51,7 @@ static volatile sig_atomic_t interrupted;
 static struct lws_context *context;
 static struct pss *subscribers_head; /* every open WebSocket */
 static size_t msg_bytes = 1024;
+static size_t msg_cap; /* the most msg_bytes may become (/msg-bytes/N), set at start */
 static unsigned char *scratch; /* LWS_PRE + msg_bytes + 1024: the hello and a newcomer's first state */
 static uint64_t latest_seq;
 static unsigned char *latest_buf; /* LWS_PRE + msg_bytes + slack */
@@ -206,6 +211,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return http_reply(wsi, &body_json);
         if (!strcmp(uri, "/healthz"))
             return http_reply(wsi, &body_health);
+        if (!strncmp(uri, "/msg-bytes/", 11)) {
+            long bytes = atol(uri + 11);
+            if (bytes < 64 || (size_t)bytes > msg_cap) {
+                lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST, NULL);
+                return lws_http_transaction_completed(wsi) ? -1 : 0;
+            }
+            msg_bytes = (size_t)bytes;
+            return http_reply(wsi, &body_health);
+        }
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
@@ -294,8 +308,9 @@ int main(int argc, char **argv)
     load_body(&body_txt, txt, "vstack\n  text \"baseline\"\n", "text/plain; charset=utf-8");
     load_body(&body_json, json, "{\"id\":\"baseline\"}", "application/json; charset=utf-8");
     load_body(&body_health, NULL, "{\"status\":\"ok\"}", "application/json; charset=utf-8");
-    latest_buf = malloc(LWS_PRE + msg_bytes + 1024);
-    scratch = malloc(LWS_PRE + msg_bytes + 1024);
+    msg_cap = 2 * msg_bytes < (1u << 20) ? 2 * msg_bytes : (1u << 20);
+    latest_buf = malloc(LWS_PRE + msg_cap + 1024);
+    scratch = malloc(LWS_PRE + msg_cap + 1024);
     if (!latest_buf || !scratch)
         return 2;
 

@@ -465,17 +465,34 @@ def p2_fetch(args, sb: Server, bl: Server) -> dict:
     return out
 
 
+def size_baseline_message(server: Server, message_bytes: int) -> None:
+    """Makes the baseline's state message `message_bytes` long from its next version on."""
+    status, _ = http_get(server.port, f"/msg-bytes/{message_bytes}")
+    if status != 200:
+        raise RuntimeError(f"{server.name} refused a state message of {message_bytes} B ({status})")
+
+
 def fanout_rounds(args, mode: str, rate: float, targets: list[tuple[str, Server, int]], **load) -> dict:
     """Runs a fan-out scenario `args.rounds` times on each (name, server, stalled readers) target, the
     targets interleaved within every round so that they all meet the same background load; keeps every
     run and picks each target's best (lowest p99 when paced, most deliveries/s in flood): other
-    processes on the machine only ever make a run worse."""
+    processes on the machine only ever make a run worse. A baseline run sends state messages as big as
+    the storybook's were in the storybook run just before it (a storybook target comes first): the
+    storybook's grow by a few bytes as its versions and the refs gain digits (634 B in the probe, 647-649
+    B paced and 657-658 B in flood on 2026-11-28), and over loopback the baseline's flood rate is not
+    smooth in the message size (docs/performance.md, "P1 flood and the message size")."""
     runs: dict = {name: [] for name, _, _ in targets}
     subs = load.pop("subs", args.subs)
+    storybook_bytes = None
     for round_number in range(args.rounds):
         for name, server, slow in targets:
-            runs[name].append(loadclient_fanout(server.port, server.pid, f"{name}-{mode}-{round_number + 1}", rate,
-                                                args.p1_seconds, subs=subs, window=args.window, slow=slow, **load))
+            if name.startswith("baseline") and storybook_bytes:
+                size_baseline_message(server, storybook_bytes)
+            run = loadclient_fanout(server.port, server.pid, f"{name}-{mode}-{round_number + 1}", rate,
+                                    args.p1_seconds, subs=subs, window=args.window, slow=slow, **load)
+            runs[name].append(run)
+            if name.startswith("storybook") and run.get("message_bytes_mean"):
+                storybook_bytes = int(round(run["message_bytes_mean"]))
     out: dict = {"runs": runs}
     for name, results in runs.items():
         if rate > 0:
@@ -489,8 +506,8 @@ def p1_fanout(args, sb: Server, bl: Server, sbn: Server | None = None, stalled: 
     """P1 paced and flood on the baseline, the storybook and (journal cost) the storybook without its
     journal; with `stalled`, the paced rounds also run P5's "one stalled reader" variant on the baseline
     and the storybook, interleaved with the plain runs it is compared with."""
-    servers = [("baseline", bl, 0), ("storybook", sb, 0)] + ([("storybook_no_persist", sbn, 0)] if sbn else [])
-    paced_targets = servers + ([("baseline_stalled", bl, 1), ("storybook_stalled", sb, 1)] if stalled else [])
+    servers = [("storybook", sb, 0), ("baseline", bl, 0)] + ([("storybook_no_persist", sbn, 0)] if sbn else [])
+    paced_targets = servers + ([("storybook_stalled", sb, 1), ("baseline_stalled", bl, 1)] if stalled else [])
     return {"paced": fanout_rounds(args, "paced", args.rate, paced_targets),
             "flood": fanout_rounds(args, "flood", 0, servers)}
 
@@ -512,7 +529,7 @@ def p1_large(args) -> dict:
         bl = Server("baseline-large", [str(BUILD / "baseline"), "--port", "0", "--msg-bytes", str(msg_bytes)]).start()
         servers.append(bl)
         log(f"P1 large: {args.large_items} items, props {props_bytes} B, state message {msg_bytes} B, {args.large_rate:g} patches/s")
-        out = fanout_rounds(args, "large", args.large_rate, [("baseline", bl, 0), ("storybook", sb, 0)],
+        out = fanout_rounds(args, "large", args.large_rate, [("storybook", sb, 0), ("baseline", bl, 0)],
                             story=LARGE_STORY, path=item, delta=True)
         # The server's own cost per patch, without the fan-out: one subscriber, the list against the
         # profile card on the same server (the same rounds, interleaved).

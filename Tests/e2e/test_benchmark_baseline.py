@@ -58,3 +58,43 @@ def test_no_core_is_kept_busy_after_clients_leave_mid_request(baseline):
         before = bench.process_cpu_ns(process.pid)
         time.sleep(1.0)
         assert bench.process_cpu_ns(process.pid) - before < 0.2e9  # less than a fifth of a core
+
+
+def state_message_bytes(port: int) -> float:
+    """The mean size of the baseline's state messages over a short paced run with one subscriber."""
+    done = subprocess.run([str(bench.BUILD / "loadclient"), "fanout", "--port", str(port), "--story", "baseline",
+                           "--subs", "1", "--rate", "50", "--duration", "0.4", "--warmup", "0.1", "--label", "size"],
+                          capture_output=True, text=True, timeout=60, check=True)
+    return bench.json.loads(done.stdout.strip().splitlines()[-1])["message_bytes_mean"]
+
+
+def test_the_state_message_takes_the_size_it_is_given_and_refuses_one_out_of_range(baseline):
+    _, port = baseline
+    assert state_message_bytes(port) == 1024  # --msg-bytes' default
+    assert bench.http_get(port, "/msg-bytes/700")[0] == 200
+    assert state_message_bytes(port) == 700
+    for refused in ("/msg-bytes/63", "/msg-bytes/2049", "/msg-bytes/x"):  # below 64, above twice the start
+        assert bench.http_get(port, refused)[0] == 400, refused
+    assert state_message_bytes(port) == 700
+
+
+def test_a_baseline_run_sends_the_size_of_the_storybook_run_before_it(monkeypatch):
+    class FakeArgs:
+        rounds, p1_seconds, subs, window = 2, 1.0, 100, 8
+
+    calls = []
+    sizes = iter([647.2, 650.0, 656.6, 657.4])  # the storybook runs' mean message sizes, in order
+
+    def fake_run(port, pid, label, *args, **kwargs):
+        calls.append(("run", label))
+        return {"message_bytes_mean": next(sizes) if label.startswith("storybook") else 1.0, "deliveries_per_s": 1.0}
+
+    monkeypatch.setattr(bench, "loadclient_fanout", fake_run)
+    monkeypatch.setattr(bench, "size_baseline_message", lambda server, size: calls.append(("size", server.name, size)))
+    storybook, baseline, journal_off = (type("S", (), {"name": n, "port": 1, "pid": 1})() for n in ("sb", "bl", "sbn"))
+    bench.fanout_rounds(FakeArgs(), "flood", 0, [("storybook", storybook, 0), ("baseline", baseline, 0),
+                                                 ("storybook_no_persist", journal_off, 0)])
+    assert calls == [("run", "storybook-flood-1"), ("size", "bl", 647), ("run", "baseline-flood-1"),
+                     ("run", "storybook_no_persist-flood-1"),
+                     ("run", "storybook-flood-2"), ("size", "bl", 657), ("run", "baseline-flood-2"),
+                     ("run", "storybook_no_persist-flood-2")]
