@@ -212,8 +212,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (!strcmp(uri, "/healthz"))
             return http_reply(wsi, &body_health);
         if (!strncmp(uri, "/msg-bytes/", 11)) {
-            long bytes = atol(uri + 11);
-            if (bytes < 64 || (size_t)bytes > msg_cap) {
+            char *end;
+            long bytes = strtol(uri + 11, &end, 10);
+            if (end == uri + 11 || *end || bytes < 64 || (size_t)bytes > msg_cap) {
                 lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST, NULL);
                 return lws_http_transaction_completed(wsi) ? -1 : 0;
             }

@@ -8,16 +8,7 @@ extension ServiceLoop {
         let reader = HTTPRequestReader(wsi: wsi)
         // The path stays lws' bytes until something needs it as a string (not the immediate answers).
         guard let (method, pathBytes) = reader.methodAndPathBytes() else { return -1 }
-        // `Host` is copied out of lws' table once, for the transport's check and the delegate's rules.
-        let host: UnsafeBufferPointer<UInt8>?
-        let headProblem: RequestBodyError?
-        if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
-            host = nil
-            headProblem = .headTooLarge(limit: configuration.maxHeadBytes)
-        } else {
-            host = reader.host(copiedInto: hostScratch)
-            headProblem = reader.hostProblem(host: host).map(RequestBodyError.malformed)
-        }
+        let (host, headProblem) = checkHead(reader)
         if let headProblem {
             let connection = connections.connection(for: wsi)
             connection.exchange = HTTPExchange(request: HTTPRequest(method: method, path: String(decoding: pathBytes, as: UTF8.self)),
@@ -80,6 +71,18 @@ extension ServiceLoop {
         }
         // 0: lws waits for the next request on this keep-alive connection; nonzero: it must close.
         return lws_http_transaction_completed(wsi) == 0 ? 0 : -1
+    }
+
+    /// The transport's own checks of a head, the same for a request and a WebSocket upgrade: its size
+    /// (431) and its `Host` (RFC 9112: exactly one, and one on HTTP/1.1; 400). `Host` is copied out of
+    /// lws' table once, into `hostScratch` (valid until the next head), for this check and the
+    /// delegate's rules; nil when the head is too large or has none.
+    func checkHead(_ reader: HTTPRequestReader) -> (host: UnsafeBufferPointer<UInt8>?, problem: RequestBodyError?) {
+        if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
+            return (nil, .headTooLarge(limit: configuration.maxHeadBytes))
+        }
+        let host = reader.host(copiedInto: hostScratch)
+        return (host, reader.hostProblem(host: host).map(RequestBodyError.malformed))
     }
 
     /// The request line and every header, for the delegate's `didReceive`.

@@ -25,11 +25,8 @@ extension ServiceLoop {
         guard let (method, path) = reader.methodAndPath(), method == .get else {
             return reject(connection, .transportError(status: 400, code: "bad-request", message: "a WebSocket upgrade must be a GET"))
         }
-        if reader.headBytes(extraNames: extraHeaderNames) > configuration.maxHeadBytes {
-            return reject(connection, RequestBodyError.headTooLarge(limit: configuration.maxHeadBytes).response)
-        }
-        if let problem = reader.hostProblem(host: reader.host(copiedInto: hostScratch)) {
-            return reject(connection, .transportError(status: 400, code: "bad-request", message: problem))
+        if let problem = checkHead(reader).problem {
+            return reject(connection, problem.response)
         }
         guard path == configuration.webSocketPath else {
             return reject(connection, .transportError(status: 404, code: "not-found", message: "no WebSocket at \(path)"))

@@ -108,3 +108,10 @@ def test_http11_needs_exactly_one_host(server):
         answer = raw(server, head + b"Connection: close\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 400 "), answer[:60]
         assert b'"bad-request"' in answer
+        # a WebSocket upgrade is held to the same rule (the transport's one check of a head)
+        upgrade = head.replace(b"GET /healthz", b"GET /ws") + (
+            b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n")
+        answer = raw(server, upgrade)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:60]
+        assert b'"bad-request"' in answer

@@ -2,6 +2,7 @@
 its trivial routes answer the very bytes they were given, at the storybook's paths too, on kept-alive
 connections, and it does not go on using a core once wrk's connections are gone."""
 import http.client
+import json
 import re
 import subprocess
 import time
@@ -65,7 +66,7 @@ def state_message_bytes(port: int) -> float:
     done = subprocess.run([str(bench.BUILD / "loadclient"), "fanout", "--port", str(port), "--story", "baseline",
                            "--subs", "1", "--rate", "50", "--duration", "0.4", "--warmup", "0.1", "--label", "size"],
                           capture_output=True, text=True, timeout=60, check=True)
-    return bench.json.loads(done.stdout.strip().splitlines()[-1])["message_bytes_mean"]
+    return json.loads(done.stdout.strip().splitlines()[-1])["message_bytes_mean"]
 
 
 def test_the_state_message_takes_the_size_it_is_given_and_refuses_one_out_of_range(baseline):
@@ -73,7 +74,7 @@ def test_the_state_message_takes_the_size_it_is_given_and_refuses_one_out_of_ran
     assert state_message_bytes(port) == 1024  # --msg-bytes' default
     assert bench.http_get(port, "/msg-bytes/700")[0] == 200
     assert state_message_bytes(port) == 700
-    for refused in ("/msg-bytes/63", "/msg-bytes/2049", "/msg-bytes/x"):  # below 64, above twice the start
+    for refused in ("/msg-bytes/63", "/msg-bytes/2049", "/msg-bytes/x", "/msg-bytes/700x"):  # below 64, above twice the start
         assert bench.http_get(port, refused)[0] == 400, refused
     assert state_message_bytes(port) == 700
 
