@@ -50,6 +50,13 @@ import Testing
         }
     }
 
+    @Test func integersAndLiteralsAreWrittenWithoutAString() {
+        for value in [0, 9, 10, -1, -9, -10, 99, 1_000_000_007, Int64.max, Int64.min, Int64.min + 1] as [Int64] {
+            #expect(JSONValue.integer(value).serialized() == String(value))
+        }
+        #expect(JSONValue.array([true, false, nil]).serialized() == "[true,false,null]")
+    }
+
     @Test func formattedDatesParseBackToTheSameText() throws {
         for text in ["2026-11-22T10:00:00Z", "2026-11-22T10:00:00.250Z", "1969-12-31T23:59:59.999Z", "2000-02-29T00:00:00.001Z"] {
             let date = try #require(ISO8601.date(from: text))
@@ -69,6 +76,42 @@ import Testing
              {"op": "test", "path": "", "value": 18446744073709551615}]
             """#))
         #expect(patch.serializedBytes() == patch.json.serializedBytes())
+        // Pointers copied as they are, and those with something to escape for the pointer or for JSON.
+        let tokens = ["plain", "", "ü😀", "a\"b", "<i>", "t\u{01}ab", "x/y", "~", "back\\slash"]
+        for token in tokens {
+            let pointer = JSONPointer(tokens: ["items", "0", token])
+            let tricky = JSONPatch(operations: [
+                .replace(path: pointer, value: .integer(Int64.min)),
+                .move(from: pointer, path: JSONPointer(tokens: [token])),
+            ])
+            #expect(tricky.serializedBytes() == tricky.json.serializedBytes(), "\(token)")
+        }
         #expect(JSONPatch(operations: []).serializedBytes() == Array("[]".utf8))
+    }
+}
+
+@Suite struct JSONObjectWriterTests {
+    @Test func membersGiveTheBytesOfTheEquivalentValue() {
+        for integer in [0, 7, 10, -1, 123_456, Int.max, Int.min] {
+            var writer = JSONObjectWriter(capacity: 8)
+            writer.member("a", bool: true)
+            writer.member("b", integer: integer)
+            writer.member("c", json: Array("[1,2]".utf8))
+            writer.member("d", .object(["y": "<", "x": nil]))
+            writer.member(named: "e\"<", string: "ü\n")
+            writer.member("f", string: "plain")
+            writer.member("g", bool: false)
+            let expected: JSONValue = [
+                "a": true, "b": .integer(Int64(integer)), "c": [1, 2], "d": ["y": "<", "x": nil], "e\"<": "ü\n", "f": "plain", "g": false,
+            ]
+            #expect(writer.finish() == expected.serializedBytes(), "\(integer)")
+        }
+    }
+
+    @Test func anEmptyObjectAndOneMember() {
+        #expect(JSONObjectWriter().finish() == Array("{}".utf8))
+        var writer = JSONObjectWriter()
+        writer.member("only", integer: 1)
+        #expect(writer.finish() == Array(#"{"only":1}"#.utf8))
     }
 }

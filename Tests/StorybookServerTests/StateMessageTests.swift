@@ -23,7 +23,7 @@ import Testing
 
     @Test func theStateMessageCarriesEveryMemberAndItsCause() throws {
         let session = try editedSession()
-        let message = try parsedCanonically(StateMessage(session).message(cause: session.history.entries.last))
+        let message = try parsedCanonically(StateMessage(session).message(cause: session.history.entries.last.map(SerializedEntry.init)))
         let expected: JSONValue = [
             "type": "state", "story": "profile-user-profile--default", "version": 2,
             "props": session.props, "text": .string(session.projections.text), "html": .string(session.projections.html),
@@ -31,6 +31,29 @@ import Testing
             "cause": ["kind": "patch", "source": "ws:7", "ref": "r1", "at": "2023-11-14T22:13:20.250Z"],
         ]
         #expect(message == expected)
+    }
+
+    @Test func aChangeIsSerializedAsItsValuesWouldBe() throws {
+        let session = try editedSession()
+        let plain = try #require(session.history.entries.last)
+        let patch = try JSONPatch(json: [["op": "move", "from": "/a~1b", "path": "/<c>"], ["op": "add", "path": "/n", "value": ["z": 1, "a": nil]]])
+        let author = ChangeAuthor(name: "Ada \"L\"", kind: .agent)
+        let signed = HistoryEntry(version: 9, at: Date(timeIntervalSince1970: 1_700_000_000.000125), kind: .dispatch,
+                                  source: ChangeSource("mcp", author: author), ref: "r\n2", command: Command("save"), patch: patch)
+        for entry in [plain, signed] {
+            let serialized = SerializedEntry(entry)
+            #expect(serialized.patch == entry.patch.json.serializedBytes())
+            #expect(serialized.at == JSONValue.string(ISO8601.string(from: entry.at)).serializedBytes())
+            var cause: [String: JSONValue] = [
+                "at": .string(ISO8601.string(from: entry.at)), "kind": .string(entry.kind.rawValue), "source": .string(entry.source.description),
+            ]
+            if let author = entry.source.author { cause["author"] = author.json }
+            if let command = entry.command { cause["command"] = .string(command.name) }
+            if let ref = entry.ref { cause["ref"] = .string(ref) }
+            #expect(serialized.cause == JSONValue.object(cause).serializedBytes())
+            // The journal's line is the same whether the change's bytes are spliced in or written anew.
+            #expect(JournalRecord(story: "s", change: serialized).line == JournalRecord(story: "s", entry: entry, content: .patch(entry.patch)).line)
+        }
     }
 
     @Test func theResourceCarriesTheStoryAndNoCause() throws {

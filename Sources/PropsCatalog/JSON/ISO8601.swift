@@ -18,6 +18,14 @@ package enum ISO8601 {
 
     /// `2026-11-22T10:00:00Z`, with `.250` or `.250125` when the date has a fraction of a second.
     package static func string(from date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(27)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 bytes of `string(from: date)` (ASCII, nothing a JSON string escapes).
+    package static func append(_ date: Date, to bytes: inout [UInt8]) {
         let (seconds, micros) = split(date)
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
@@ -25,11 +33,10 @@ package enum ISO8601 {
             let fraction = micros == 0 ? "" : micros % 1000 == 0 ? "." + digits(micros / 1000, width: 3) : "." + digits(micros, width: 6)
             // Outside four-digit years, let Foundation decide the form.
             let text = whole.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
-            return fraction.isEmpty ? text : text.dropLast() + fraction + "Z"
+            bytes.append(contentsOf: Array((fraction.isEmpty ? text : text.dropLast() + fraction + "Z").utf8))
+            return
         }
         // Written as bytes: concatenating a dozen small strings cost about 9k instructions a date.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(27)
         appendDigits(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendDigits(month, width: 2, to: &bytes)
@@ -50,7 +57,6 @@ package enum ISO8601 {
             }
         }
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the `width` lowest decimal digits of a non-negative `value`, zero-padded.

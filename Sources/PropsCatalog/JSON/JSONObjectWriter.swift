@@ -2,10 +2,14 @@
 /// serialized (a story's props, its rendered text) instead of building and serializing a `JSONValue`.
 ///
 /// Members must come in ascending key order: the bytes are then exactly what
-/// `JSONValue.serializedBytes()` gives for the same object.
+/// `JSONValue.serializedBytes()` gives for the same object. Keys are literals that need no escape
+/// (checked in debug builds), copied as they are: scanning each key for escapes, as a value is, was
+/// about 300 of the 400 instructions a member cost.
 package struct JSONObjectWriter {
     private var bytes: [UInt8]
+    #if DEBUG
     private var lastKey: String?
+    #endif
 
     package init(capacity: Int = 256) {
         bytes = [UInt8(ascii: "{")]
@@ -13,36 +17,45 @@ package struct JSONObjectWriter {
     }
 
     /// A member whose value is JSON text already serialized with sorted keys.
-    package mutating func member(_ key: String, json: some Collection<UInt8>) {
+    package mutating func member(_ key: StaticString, json: some Collection<UInt8>) {
         writeKey(key)
         bytes.append(contentsOf: json)
     }
 
     /// A member whose value is JSON text already serialized with sorted keys (copied at once; the
     /// generic form appends byte by byte when called from another module).
-    package mutating func member(_ key: String, json: [UInt8]) {
+    package mutating func member(_ key: StaticString, json: [UInt8]) {
         writeKey(key)
         bytes.append(contentsOf: json)
     }
 
-    package mutating func member(_ key: String, _ value: JSONValue) {
+    package mutating func member(_ key: StaticString, _ value: JSONValue) {
         writeKey(key)
         bytes.append(contentsOf: value.serializedBytes())
     }
 
-    package mutating func member(_ key: String, string: String) {
+    package mutating func member(_ key: StaticString, string: String) {
         writeKey(key)
         JSONValue.writeString(string, into: &bytes)
     }
 
-    package mutating func member(_ key: String, integer: Int) {
-        writeKey(key)
-        bytes.append(contentsOf: String(integer).utf8)
+    /// A member whose key is not a literal (escaped like any string).
+    package mutating func member(named key: String, string: String) {
+        checkOrder(key)
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        JSONValue.writeString(key, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        JSONValue.writeString(string, into: &bytes)
     }
 
-    package mutating func member(_ key: String, bool: Bool) {
+    package mutating func member(_ key: StaticString, integer: Int) {
         writeKey(key)
-        bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        JSONValue.writeInteger(Int64(integer), into: &bytes)
+    }
+
+    package mutating func member(_ key: StaticString, bool: Bool) {
+        writeKey(key)
+        JSONValue.writeLiteral(bool ? "true" : "false", into: &bytes)
     }
 
     /// The object's bytes, closing brace included.
@@ -51,15 +64,28 @@ package struct JSONObjectWriter {
         return bytes
     }
 
-    private mutating func writeKey(_ key: String) {
+    private mutating func writeKey(_ key: StaticString) {
+        #if DEBUG
+        checkOrder(key.description)
+        assert(!key.withUTF8Buffer { $0.contains(where: JSONValue.needsEscape) }, "JSONObjectWriter: the key '\(key)' needs escaping; use member(named:string:)")
+        #endif
+        // The object's "{" is its first byte: any more means a member was written.
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Keys must ascend (checked in debug builds, which every test runs: comparing strings for every
+    /// member cost more than writing them).
+    private mutating func checkOrder(_ key: String) {
+        #if DEBUG
         if let lastKey {
-            // Checked in debug builds (every test): comparing strings for every member cost more than writing them.
             assert(lastKey < key, "JSONObjectWriter: '\(key)' written after '\(lastKey)'; keys must ascend")
-            bytes.append(UInt8(ascii: ","))
         }
         lastKey = key
-        JSONValue.writeString(key, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        #endif
     }
 }
 

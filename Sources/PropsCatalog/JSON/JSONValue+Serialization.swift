@@ -16,11 +16,16 @@ extension JSONValue {
         return bytes
     }
 
+    /// Appends the compact serialization (sorted keys) to `out`.
+    func write(into out: inout [UInt8]) {
+        write(into: &out, pretty: false, indent: 0)
+    }
+
     private func write(into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .null: Self.writeLiteral("null", into: &out)
+        case .bool(let value): Self.writeLiteral(value ? "true" : "false", into: &out)
+        case .integer(let value): Self.writeInteger(value, into: &out)
         case .double(let value): out.append(contentsOf: Self.format(value).utf8)
         case .exactNumber(let text): out.append(contentsOf: text.utf8)
         case .string(let value): Self.writeString(value, into: &out)
@@ -147,7 +152,36 @@ extension JSONValue {
         index += 2
     }
 
-    private static func needsEscape(_ byte: UInt8) -> Bool {
+    /// Appends a literal's bytes (`true`, `null`) at once: appending a `String`'s UTF-8 view went
+    /// byte by byte through its iterator.
+    static func writeLiteral(_ literal: StaticString, into out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal, without making a `String` of it first.
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value >= 0, value < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        // 19 digits and a sign at most (Int64.min is -9223372036854775808).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var magnitude = value.magnitude
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<") || byte == 0x7F
     }
 }

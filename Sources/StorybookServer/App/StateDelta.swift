@@ -17,17 +17,17 @@ struct StateDelta {
 
     /// The delta from the version whose projections were `previous` to the session's live version,
     /// which `cause` made.
-    init(from previous: Projections, to session: StorySession, cause: HistoryEntry) {
+    init(from previous: Projections, to session: StorySession, cause: SerializedEntry) {
         let (text, html) = session.projections.splices(from: previous)
         var delta = JSONObjectWriter(capacity: 128 + text.inserted.utf8.count + html.inserted.utf8.count)
         delta.member("html", json: Self.splice(html))
-        delta.member("props", json: cause.patch.serializedBytes())
+        delta.member("props", json: cause.patch)
         delta.member("text", json: Self.splice(text))
         var writer = JSONObjectWriter(capacity: 256 + text.inserted.utf8.count + html.inserted.utf8.count)
         writer.member("base", integer: session.version - 1)
         writer.member("canRedo", bool: session.canRedo)
         writer.member("canUndo", bool: session.canUndo)
-        writer.member("cause", json: StateMessage.cause(cause))
+        writer.member("cause", json: cause.cause)
         writer.member("delta", json: delta.finish())
         writer.member("story", string: session.story.id)
         writer.member("type", string: "state")

@@ -55,12 +55,12 @@ struct StateMessage {
     }
 
     /// The WebSocket `state` message; `cause` names the change that made this version.
-    func message(cause: HistoryEntry?) -> [UInt8] {
+    func message(cause: SerializedEntry?) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: size)
         writer.member("canRedo", bool: canRedo)
         writer.member("canUndo", bool: canUndo)
         if let cause {
-            writer.member("cause", json: Self.cause(cause))
+            writer.member("cause", json: cause.cause)
         }
         if let environment { writer.member("environment", json: environment) }
         writer.member("html", json: html)
@@ -76,19 +76,8 @@ struct StateMessage {
     private static func environment(_ environment: ViewEnvironment) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 96)
         for (name, value) in environment.parameters.sorted(by: { $0.name < $1.name }) {
-            writer.member(name, string: value)
+            writer.member(named: name, string: value)
         }
-        return writer.finish()
-    }
-
-    static func cause(_ entry: HistoryEntry) -> [UInt8] {
-        var writer = JSONObjectWriter(capacity: 160)
-        writer.member("at", string: ISO8601.string(from: entry.at))
-        if let author = entry.source.author { writer.member("author", author.json) }
-        if let command = entry.command { writer.member("command", string: command.name) }
-        writer.member("kind", string: entry.kind.rawValue)
-        if let ref = entry.ref { writer.member("ref", string: ref) }
-        writer.member("source", string: entry.source.description)
         return writer.finish()
     }
 }

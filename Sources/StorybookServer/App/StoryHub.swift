@@ -85,20 +85,22 @@ final class StoryHub {
             case .success(nil):
                 return .success(session)
             case .success(let prepared?):
+                // Serialized once, for the journal and every state message.
+                let serialized = SerializedEntry(prepared.entry)
                 if let journal {
                     do {
-                        try journal.record(prepared.entry, props: prepared.props, of: session)
+                        try journal.record(serialized, props: prepared.props, of: session)
                     } catch {
                         return .failure(error)
                     }
                 }
                 sessions[storyID] = nil  // the only reference left is `session`: commit mutates in place
                 let previous = session.projections
-                let change = session.commit(prepared)
+                _ = session.commit(prepared)
                 sessions[storyID] = session
                 journal?.compactIfNeeded { Array(self.sessions.values) }
                 liveStates.publish(session)
-                broadcastState(of: session, previous: previous, cause: change.entry)
+                broadcastState(of: session, previous: previous, cause: serialized)
                 // What the edit replaced is found and freed once the state is on its way (the
                 // previous projections too, on return), where no subscriber waits for it.
                 session.memo.forgetReplaced()
@@ -197,7 +199,7 @@ final class StoryHub {
     ///
     /// Connections are grouped only when some have an environment or take deltas (hashing per
     /// subscriber cost more than building the message): with none, everyone gets the published state.
-    private func broadcastState(of session: StorySession, previous: Projections, cause: HistoryEntry) {
+    private func broadcastState(of session: StorySession, previous: Projections, cause: SerializedEntry) {
         let storyID = session.story.id
         let subscribers = subscribers(of: storyID)
         guard !subscribers.isEmpty else { return }

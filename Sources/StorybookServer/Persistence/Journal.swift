@@ -99,12 +99,17 @@ final class Journal: @unchecked Sendable {
     /// `props`, `session` as it is before the change. Throws when the change cannot be saved: it
     /// must then not be made.
     func record(_ entry: HistoryEntry, props: JSONValue, of session: StorySession) throws(APIError) {
+        try record(SerializedEntry(entry), props: props, of: session)
+    }
+
+    /// Appends the record of a change just made (serialized once for the journal and the state messages).
+    func record(_ serialized: SerializedEntry, props: JSONValue, of session: StorySession) throws(APIError) {
         let storyID = session.story.id
         var records: [JournalRecord] = []
         if !journaled.contains(storyID) {
             records = JournalRecord.records(of: session)
         }
-        records.append(JournalRecord(story: storyID, entry: entry, content: .patch(entry.patch)))
+        records.append(JournalRecord(story: storyID, change: serialized))
         guard repairIfNeeded() else {
             throw APIError(.storageFailed, "the change could not be saved: the journal cannot be repaired after a failed write (\(JournalError.describe(errno: errno)))")
         }

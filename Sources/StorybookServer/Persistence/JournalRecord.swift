@@ -12,16 +12,23 @@ struct JournalRecord: Equatable {
     let story: String
     let entry: HistoryEntry
     let content: Content
+    /// The entry's date and patch as the change's `state` messages wrote them, when the record is of
+    /// a change just made: the line splices them in instead of serializing them again.
+    private let serialized: SerializedEntry?
 
     /// The record as one JSON line, newline included (members in sorted order, as `JSONValue` writes them).
     var line: [UInt8] {
-        var writer = JSONObjectWriter()
-        writer.member("at", string: ISO8601.string(from: entry.at))
+        var writer = JSONObjectWriter(capacity: 256 + (serialized?.patch.count ?? 0))
+        if let serialized {
+            writer.member("at", json: serialized.at)
+        } else {
+            writer.member("at", string: ISO8601.string(from: entry.at))
+        }
         if let author = entry.source.author { writer.member("author", author.json) }
         if let command = entry.command { writer.member("command", string: command.name) }
         writer.member("kind", string: entry.kind.rawValue)
         switch content {
-        case .patch(let patch): writer.member("patch", json: patch.serializedBytes())
+        case .patch(let patch): writer.member("patch", json: serialized?.patch ?? patch.serializedBytes())
         case .props(let props): writer.member("props", props)
         }
         if let ref = entry.ref { writer.member("ref", string: ref) }
@@ -53,12 +60,22 @@ struct JournalRecord: Equatable {
         self.entry = HistoryEntry(version: version, at: at, kind: kind, source: ChangeSource(source, author: json["author"].flatMap(ChangeAuthor.init(json:))),
                                   ref: json["ref"]?.stringValue, command: json["command"]?.stringValue.map { Command($0) }, patch: patch)
         self.content = content
+        self.serialized = nil
     }
 
     init(story: String, entry: HistoryEntry, content: Content) {
         self.story = story
         self.entry = entry
         self.content = content
+        self.serialized = nil
+    }
+
+    /// The record of a change just made, its patch and date already serialized.
+    init(story: String, change serialized: SerializedEntry) {
+        self.story = story
+        self.entry = serialized.entry
+        self.content = .patch(serialized.entry.patch)
+        self.serialized = serialized
     }
 
     /// Every record needed to rebuild a session's retained history: the oldest version in full,
