@@ -1184,9 +1184,12 @@ def p6_typing(args) -> dict:
                     for page in (viewer, typist):
                         page.wait_for_function("(text) => window.__p6Preview.text() === text", arg=expected, timeout=30000)
                     typist.wait_for_timeout(100)
+                    ended = time.monotonic()
                     inputs = typist.evaluate("() => window.__p6.inputs")
                     viewer_shown = viewer.evaluate("() => window.__p6.shown")
-                    run = {"typist_ms": interval, "typed_s": round(time.monotonic() - started, 2), "idle_wait_s": idle_wait,
+                    run = {"typist_ms": interval, "typed_s": round(ended - started, 2), "idle_wait_s": idle_wait,
+                           # which server process typed, and when (CLOCK_MONOTONIC): Benchmarks/sched_waits.py reads them
+                           "server_pid": servers[name].pid, "typing_monotonic_s": [round(started, 6), round(ended, 6)],
                            "viewer": p6_latencies(inputs, viewer_shown, typed, baseline),
                            "own": p6_latencies(inputs, typist.evaluate("() => window.__p6.shown"), typed, baseline)}
                     if args.p6_breakdown:
