@@ -20,8 +20,6 @@ import argparse
 import collections
 import functools
 import http.server
-import re
-import subprocess
 import sys
 import threading
 import time
@@ -43,15 +41,10 @@ def start_servers(page_dir: Path):
     httpd = http.server.ThreadingHTTPServer((bench.HOST, 0), functools.partial(quiet, directory=str(page_dir)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     static_port = httpd.server_address[1]
-    storybook = subprocess.Popen(
-        [str(ROOT / ".build-bench" / "release" / "storybook"), "serve", "--port", "0", "--no-persist",
-         "--allow-origin", f"http://{bench.HOST}:{static_port}"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    for line in storybook.stdout:
-        match = re.search(r"Listening on http://127\.0\.0\.1:(\d+)/", line)
-        if match:
-            return httpd, static_port, storybook, int(match.group(1))
-    raise RuntimeError("the storybook did not start (build it: swift build -c release --product storybook --scratch-path .build-bench)")
+    storybook = bench.Server("storybook-page-profile", [
+        str(ROOT / ".build-bench" / "release" / "storybook"), "serve", "--port", "0", "--no-persist",
+        "--allow-origin", f"http://{bench.HOST}:{static_port}"]).start()
+    return httpd, static_port, storybook
 
 
 def open_pair(browser, kind: str, port: int, static_port: int):
@@ -145,7 +138,8 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    httpd, static_port, storybook, port = start_servers(bench.WORK / "p6-page-profile")
+    httpd, static_port, storybook = start_servers(bench.WORK / "p6-page-profile")
+    port = storybook.port
     interval_s = args.interval_ms / 1000
     try:
         with sync_playwright() as playwright:
@@ -168,7 +162,7 @@ def main() -> int:
                 print(f"  {microseconds / args.keys:8.1f}  {key}")
             browser.close()
     finally:
-        storybook.terminate()
+        storybook.stop()
         httpd.shutdown()
     return 0
 

@@ -21,6 +21,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import p6_quantile as quantile  # noqa: E402  (the element at q * count, as P6's own figures)
+
 GAP_S = 0.1  # a pause in a server's turns longer than this starts the next keystroke's burst
 WINDOW_S = 0.02  # the turns of a burst counted: those ending within this of its first
 
@@ -72,11 +75,6 @@ def bursts(turns: list[Turn], gap_s: float = GAP_S) -> list[list[Turn]]:
     return result
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
 def summary(groups: list[list[Turn]], window_s: float = WINDOW_S) -> dict | None:
     """Per burst, its turns and their summed scheduling delay within `window_s` of its first turn."""
     if not groups:
@@ -86,7 +84,7 @@ def summary(groups: list[list[Turn]], window_s: float = WINDOW_S) -> dict | None
     return {
         "bursts": len(groups),
         "turns_p50": quantile([len(group) for group in counted], 0.5),
-        "wait_ms": {name: round(quantile(waits, q), 3) for name, q in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))} | {"max": round(max(waits), 3)},
+        "wait_ms": {name: quantile(waits, q) for name, q in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))} | {"max": round(max(waits), 2)},
         "over_1ms": sum(1 for w in waits if w > 1.0),
     }
 

@@ -40,7 +40,7 @@ import Testing
     private func rename(_ session: inout StorySession, to name: String, in journal: Journal) throws {
         let patch = try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string(name)]])
         let prepared = try #require(try session.prepare(.patch(patch), source: .http).get())
-        try journal.record(prepared.entry, props: prepared.props, of: session)
+        try journal.record(SerializedEntry(prepared.entry), of: session)
         _ = session.commit(prepared)
     }
 
@@ -62,7 +62,7 @@ import Testing
         // Edits go on meanwhile, to the old file, including a story the snapshot does not hold.
         try rename(&session, to: "v12", in: journal)
         let reset = try #require(try other.prepare(.reset, source: .http).get())
-        try journal.record(reset.entry, props: reset.props, of: other)
+        try journal.record(SerializedEntry(reset.entry), of: other)
         _ = other.commit(reset)
         journal.compactIfNeeded { [session, other] in [session, other] }
         #expect(background.count == 1)  // no second compaction while one runs

@@ -24,11 +24,11 @@ import Testing
         for index in 0..<count {
             let patch = try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string("v\(index + 2)")]])
             let prepared = try #require(try session.prepare(.patch(patch), source: .http).get())
-            try journal.record(prepared.entry, props: prepared.props, of: session)
+            try journal.record(SerializedEntry(prepared.entry), of: session)
             _ = session.commit(prepared)
             if index == 1 {
                 let reset = try #require(try other.prepare(.reset, source: .http).get())
-                try journal.record(reset.entry, props: reset.props, of: other)
+                try journal.record(SerializedEntry(reset.entry), of: other)
                 _ = other.commit(reset)
             }
         }

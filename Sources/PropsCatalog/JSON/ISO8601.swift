@@ -33,7 +33,7 @@ package enum ISO8601 {
             let fraction = micros == 0 ? "" : micros % 1000 == 0 ? "." + digits(micros / 1000, width: 3) : "." + digits(micros, width: 6)
             // Outside four-digit years, let Foundation decide the form.
             let text = whole.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
-            bytes.append(contentsOf: Array((fraction.isEmpty ? text : text.dropLast() + fraction + "Z").utf8))
+            bytes.append(contentsOf: (fraction.isEmpty ? text : text.dropLast() + fraction + "Z").utf8)
             return
         }
         // Written as bytes: concatenating a dozen small strings cost about 9k instructions a date.

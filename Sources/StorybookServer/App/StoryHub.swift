@@ -89,7 +89,7 @@ final class StoryHub {
                 let serialized = SerializedEntry(prepared.entry)
                 if let journal {
                     do {
-                        try journal.record(serialized, props: prepared.props, of: session)
+                        try journal.record(serialized, of: session)
                     } catch {
                         return .failure(error)
                     }

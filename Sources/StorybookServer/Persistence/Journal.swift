@@ -95,25 +95,18 @@ final class Journal: @unchecked Sendable {
         _ = repairIfNeeded()
     }
 
-    /// Records an accepted change before it is made or acknowledged: `entry` and its resulting
-    /// `props`, `session` as it is before the change. Throws when the change cannot be saved: it
-    /// must then not be made.
-    func record(_ entry: HistoryEntry, props: JSONValue, of session: StorySession) throws(APIError) {
-        try record(SerializedEntry(entry), props: props, of: session)
-    }
-
-    /// Appends the record of a change just made (serialized once for the journal and the state messages).
-    func record(_ serialized: SerializedEntry, props: JSONValue, of session: StorySession) throws(APIError) {
+    /// Records an accepted change before it is made or acknowledged (its entry serialized once, for
+    /// the journal and the state messages), `session` as it is before the change. Throws when the
+    /// change cannot be saved: it must then not be made.
+    func record(_ change: SerializedEntry, of session: StorySession) throws(APIError) {
         let storyID = session.story.id
-        var records: [JournalRecord] = []
-        if !journaled.contains(storyID) {
-            records = JournalRecord.records(of: session)
-        }
-        records.append(JournalRecord(story: storyID, change: serialized))
+        // A story's first record in this file comes after its retained history (a snapshot and patches).
+        let earlier = journaled.contains(storyID) ? [] : JournalRecord.records(of: session)
+        let record = JournalRecord(story: storyID, entry: change.entry, content: .patch(change.entry.patch))
         guard repairIfNeeded() else {
             throw APIError(.storageFailed, "the change could not be saved: the journal cannot be repaired after a failed write (\(JournalError.describe(errno: errno)))")
         }
-        let bytes = records.flatMap(\.line)
+        let bytes = earlier.flatMap(\.line) + record.line(splicing: change)
         if let failure = append(bytes) {
             logger.error("journal write failed: \(JournalError.describe(errno: failure))")
             needsRepair = true
@@ -122,11 +115,11 @@ final class Journal: @unchecked Sendable {
         }
         wholeLength += off_t(bytes.count)
         journaled.insert(storyID)
-        recordsSinceCompaction += records.count
+        recordsSinceCompaction += earlier.count + 1
         if compaction != nil {
             compaction?.appended += bytes
             compaction?.stories.insert(storyID)
-            compaction?.records += records.count
+            compaction?.records += earlier.count + 1
         }
     }
 

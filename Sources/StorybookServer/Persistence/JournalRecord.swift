@@ -12,12 +12,14 @@ struct JournalRecord: Equatable {
     let story: String
     let entry: HistoryEntry
     let content: Content
-    /// The entry's date and patch as the change's `state` messages wrote them, when the record is of
-    /// a change just made: the line splices them in instead of serializing them again.
-    private let serialized: SerializedEntry?
 
     /// The record as one JSON line, newline included (members in sorted order, as `JSONValue` writes them).
-    var line: [UInt8] {
+    var line: [UInt8] { line(splicing: nil) }
+
+    /// The line, with the entry's date and patch taken from `serialized` (the same entry, as the change's
+    /// `state` messages wrote it) instead of serialized again.
+    func line(splicing serialized: SerializedEntry?) -> [UInt8] {
+        assert(serialized.map { $0.entry == entry } ?? true, "the bytes spliced into a journal line are another entry's")
         var writer = JSONObjectWriter(capacity: 256 + (serialized?.patch.count ?? 0))
         if let serialized {
             writer.member("at", json: serialized.at)
@@ -60,22 +62,12 @@ struct JournalRecord: Equatable {
         self.entry = HistoryEntry(version: version, at: at, kind: kind, source: ChangeSource(source, author: json["author"].flatMap(ChangeAuthor.init(json:))),
                                   ref: json["ref"]?.stringValue, command: json["command"]?.stringValue.map { Command($0) }, patch: patch)
         self.content = content
-        self.serialized = nil
     }
 
     init(story: String, entry: HistoryEntry, content: Content) {
         self.story = story
         self.entry = entry
         self.content = content
-        self.serialized = nil
-    }
-
-    /// The record of a change just made, its patch and date already serialized.
-    init(story: String, change serialized: SerializedEntry) {
-        self.story = story
-        self.entry = serialized.entry
-        self.content = .patch(serialized.entry.patch)
-        self.serialized = serialized
     }
 
     /// Every record needed to rebuild a session's retained history: the oldest version in full,
