@@ -44,6 +44,16 @@ import Testing
         #expect(html.contains(#"data-command="&quot;\u003cscript&gt;alert(\&quot;x\&quot;)\u003c/script&gt;&#39; onload=&#39;x&#39; &amp; &quot;""#))
     }
 
+    @Test(arguments: [
+        ("https://x/a.png", true), ("HTTPS://X/A.PNG", true), ("Http://x", true), ("data:image/png;base64,AA", true),
+        ("DATA:IMAGE/PNG;base64,AA", true), ("javascript:alert(1)", false), ("data:text/html,x", false),
+        ("http:/x", false), ("http", false), ("", false), ("ｈttps://x", false), (" https://x", false),
+    ])
+    func imagesShowOnlyWebAndImageDataURLs(url: String, shown: Bool) {
+        let html = HTMLProjection.fragment([.image(url: url, alt: "A")])
+        #expect(html.contains(" src=") == shown, "\(url)")
+    }
+
     @Test func textProjectionKeepsOneNodePerLine() {
         let text = TextProjection.render([.text("line one\nline two\t\"quoted\" \\ end"), .button(label: "Go", command: "go\nnow")])
         #expect(text == "text \"line one\\nline two\\t\\\"quoted\\\" \\\\ end\"\nbutton \"Go\" -> go\\nnow\n")

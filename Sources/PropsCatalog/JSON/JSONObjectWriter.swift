@@ -58,8 +58,9 @@ package struct JSONObjectWriter {
         JSONValue.writeLiteral(bool ? "true" : "false", into: &bytes)
     }
 
-    /// The object's bytes, closing brace included.
-    package consuming func finish() -> [UInt8] {
+    /// The object's bytes, closing brace included; the last call on the writer. (Mutating, not consuming:
+    /// a consuming method that appends may append to a copy of the bytes.)
+    package mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

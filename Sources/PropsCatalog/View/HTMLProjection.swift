@@ -98,13 +98,12 @@ public enum HTMLProjection {
         _ node: ViewNode, depth: Int, match: ProjectionWriter.Match?, to out: inout ProjectionWriter, attributes extra: String = ""
     ) -> RenderMemo.Entry {
         out.node(node, match: match) { out, match in
-            let indent = String(repeating: "  ", count: depth)
-            func line(_ text: String) { out.append(indent + text + "\n") }
+            func line(_ text: ProjectionLine) { out.line(text, depth: depth) }
             func children(_ nodes: [ViewNode], previous: ProjectionWriter.Match? = match?.ifSameKind(as: node)) -> [RenderMemo.Entry] {
                 out.children(nodes, of: previous) { node, match, out in append(node, depth: depth + 1, match: match, to: &out) }
             }
             /// An element whose children go between its opening lines and its closing line.
-            func container(_ opening: String..., closing: String, _ nodes: [ViewNode]) -> [RenderMemo.Entry] {
+            func container(_ opening: ProjectionLine..., closing: ProjectionLine, _ nodes: [ViewNode]) -> [RenderMemo.Entry] {
                 opening.forEach(line)
                 let entries = children(nodes)
                 line(closing)
@@ -112,29 +111,35 @@ public enum HTMLProjection {
             }
             switch node {
             case .stack(let axis, let nodes):
-                return container("<div class=\"sb-\(axis == .vertical ? "vstack" : "hstack")\"\(extra)>", closing: "</div>", nodes)
+                return container(#"<div class="sb-\#(axis == .vertical ? "vstack" : "hstack")"\#(extra)>"#, closing: "</div>", nodes)
             case .text(let text):
-                line("<p class=\"sb-text\"\(extra)>\(escape(text))</p>")
+                line(#"<p class="sb-text"\#(extra)>\#(html: text)</p>"#)
             case .heading(let text, let level):
-                line("<h\(level)\(extra)>\(escape(text))</h\(level)>")
+                line("<h\(level)\(extra)>\(html: text)</h\(level)>")
             case .button(let label, let command):
-                line("<button type=\"button\"\(commandAttribute(command))\(extra)>\(escape(label))</button>")
+                line(#"<button type="button"\#(commandAttribute(command))\#(extra)>\#(html: label)</button>"#)
             case .iconButton(let icon, let command):
-                line("<button type=\"button\" class=\"sb-icon-button\" data-icon=\"\(escape(icon))\"\(commandAttribute(command))\(extra)>"
-                    + "<span class=\"sb-icon\" aria-hidden=\"true\">\(escape(glyph(icon)))</span></button>")
+                line("""
+                    <button type="button" class="sb-icon-button" data-icon="\(html: icon)"\(commandAttribute(command))\(extra)>\
+                    <span class="sb-icon" aria-hidden="true">\(html: glyph(icon))</span></button>
+                    """)
             case .textField(let label, let value, let isSecure, let command):
                 let type = isSecure ? "password" : "text"
-                line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                    + "<input type=\"\(type)\" value=\"\(escape(value))\"\(commandAttribute(command))\(extra)></label>")
+                line("""
+                    <label class="sb-field"><span>\(html: label)</span>\
+                    <input type="\(type)" value="\(html: value)"\(commandAttribute(command))\(extra)></label>
+                    """)
             case .toggle(let label, let isOn, let command):
-                line("<label class=\"sb-toggle\"><input type=\"checkbox\" role=\"switch\"\(isOn ? " checked" : "")"
-                    + "\(commandAttribute(command))\(extra)><span>\(escape(label))</span></label>")
+                line("""
+                    <label class="sb-toggle"><input type="checkbox" role="switch"\(isOn ? " checked" : "")\
+                    \(commandAttribute(command))\(extra)><span>\(html: label)</span></label>
+                    """)
             case .list(let items):
-                return container("<ul class=\"sb-list\"\(extra)>", closing: "</ul>", items)
+                return container(#"<ul class="sb-list"\#(extra)>"#, closing: "</ul>", items)
             case .listItem(let isSelected, let command, let nodes):
                 let selected = isSelected ? " data-selected=\"true\"" : ""
                 guard command != nil else {
-                    line("<li class=\"sb-item\"\(selected)\(extra)>")
+                    line(#"<li class="sb-item"\#(selected)\#(extra)>"#)
                     // the previous item's children were where these go only if it had no command either
                     let previous: ProjectionWriter.Match? = if case .listItem(_, nil, _)? = match?.node { match } else { nil }
                     let entries = children(nodes, previous: previous)
@@ -142,8 +147,8 @@ public enum HTMLProjection {
                     return entries
                 }
                 // A row that does something is a button named by its content; controls inside stay beside it.
-                line("<li class=\"sb-item\"\(selected)>")
-                line("  <div class=\"sb-row\" role=\"button\" tabindex=\"0\"\(isSelected ? " aria-current=\"true\"" : "")\(commandAttribute(command))\(extra)>")
+                line(#"<li class="sb-item"\#(selected)>"#)
+                line(#"  <div class="sb-row" role="button" tabindex="0"\#(isSelected ? #" aria-current="true""# : "")\#(commandAttribute(command))\#(extra)>"#)
                 var entries = [RenderMemo.Entry](repeating: RenderMemo.Entry(start: 0, length: 0, children: []), count: nodes.count)
                 // the previous item's children were where these go if it had a command too and each was as much a control
                 let previous: ProjectionWriter.Match? = if case .listItem(_, .some, _)? = match?.node { match } else { nil }
@@ -160,26 +165,27 @@ public enum HTMLProjection {
                 line("</li>")
                 return entries
             case .image(let url, let alt):
-                let source = isSafeImageURL(url) ? " src=\"\(escape(url))\"" : ""
                 // No alt at all when there is no text alternative: `alt=""` would claim the image is decorative.
-                let alternative = alt.isEmpty && !extra.contains(" alt=") && !extra.contains(" aria-label=") ? "" : " alt=\"\(escape(alt))\""
-                line("<img class=\"sb-image\"\(source)\(extra.contains(" alt=") ? "" : alternative)\(extra)>")
+                let hasAlternative = !extra.contains(" alt=") && (!alt.isEmpty || extra.contains(" aria-label="))
+                line(#"<img class="sb-image"\#(attribute: "src", isSafeImageURL(url) ? url : nil)\#(attribute: "alt", hasAlternative ? alt : nil)\#(extra)>"#)
             case .progress(let label, let fraction):
                 if let fraction {
-                    line("<label class=\"sb-field\"><span>\(escape(label))</span>"
-                        + "<progress max=\"1\" value=\"\(JSONValue.format(fraction))\"\(extra)>\(Int((fraction * 100).rounded()))%</progress></label>")
+                    line("""
+                        <label class="sb-field"><span>\(html: label)</span>\
+                        <progress max="1" value="\(JSONValue.format(fraction))"\(extra)>\(Int((fraction * 100).rounded()))%</progress></label>
+                        """)
                 } else {
-                    line("<p class=\"sb-spinner\" role=\"status\"\(extra)>\(escape(label))</p>")
+                    line(#"<p class="sb-spinner" role="status"\#(extra)>\#(html: label)</p>"#)
                 }
             case .badge(let text, let tone):
-                line("<span class=\"sb-badge sb-badge-\(tone.rawValue)\"\(extra)>\(escape(text))</span>")
+                line(#"<span class="sb-badge sb-badge-\#(tone.rawValue)"\#(extra)>\#(html: text)</span>"#)
             case .section(let title, let nodes):
-                return container("<section class=\"sb-section\"\(extra)>", "  <h3>\(escape(title))</h3>", closing: "</section>", nodes)
+                return container(#"<section class="sb-section"\#(extra)>"#, "  <h3>\(html: title)</h3>", closing: "</section>", nodes)
             case .divider:
-                line("<hr class=\"sb-divider\"\(extra)>")
+                line(#"<hr class="sb-divider"\#(extra)>"#)
             case .component(let title, let nodes):
-                return container("<div class=\"sb-component\" data-component=\"\(escape(title))\"\(extra)>",
-                                 "  <span class=\"sb-component-title\">\(escape(title))</span>", closing: "</div>", nodes)
+                return container(#"<div class="sb-component" data-component="\#(html: title)"\#(extra)>"#,
+                                 #"  <span class="sb-component-title">\#(html: title)</span>"#, closing: "</div>", nodes)
             case .accessible(let info, let wrapped):
                 let attributes = accessibilityAttributes(info, for: wrapped)
                 // the previous node's wrapped node had the same attributes only if it had the same accessibility attributes
@@ -244,13 +250,13 @@ public enum HTMLProjection {
     }
 
     private static func isSafeImageURL(_ url: String) -> Bool {
-        let lowered = url.lowercased()
-        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://") || lowered.hasPrefix("data:image/")
+        url.hasASCIICaseInsensitivePrefix("https://") || url.hasASCIICaseInsensitivePrefix("http://")
+            || url.hasASCIICaseInsensitivePrefix("data:image/")
     }
 
     /// Escapes text for element content and double- or single-quoted attribute values.
     package static func escape(_ text: String) -> String {
-        let needsEscape = text.utf8.contains { byte in
+        let needsEscape = text.containsUTF8Byte { byte in
             byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
         }
@@ -268,5 +274,22 @@ public enum HTMLProjection {
             }
         }
         return result
+    }
+}
+
+extension ProjectionLine.StringInterpolation {
+    /// `text` escaped for element content and attribute values (``HTMLProjection/escape(_:)``).
+    mutating func appendInterpolation(html text: String) {
+        appendInterpolation(HTMLProjection.escape(text))
+    }
+
+    /// ` name="value"` with the value escaped, or nothing when `value` is nil.
+    mutating func appendInterpolation(attribute name: String, _ value: String?) {
+        guard let value else { return }
+        appendLiteral(" ")
+        appendLiteral(name)
+        appendLiteral("=\"")
+        appendInterpolation(html: value)
+        appendLiteral("\"")
     }
 }

@@ -54,8 +54,14 @@ struct ProjectionWriter {
 
     /// The previous render's output, which copies come from.
     private let previous: String
+    /// The output so far, but for `rendered` and `pending`, which follow it in that order.
     private var output = ""
-    /// A copy not made yet, so that the next one can join it: a range of `previous`'s bytes.
+    /// Lines rendered since the last copy, as bytes: they join `output` as one string when a copy
+    /// follows or the render ends (appending each piece of a line to a `String` costs more than the
+    /// piece's bytes).
+    private var renderedBytes: [UInt8] = []
+    /// A copy not made yet, so that the next one can join it: a range of `previous`'s bytes. Never
+    /// set while `renderedBytes` holds bytes.
     private var pending: Range<Int>?
     private var rendered = 0
     private var reused = 0
@@ -75,21 +81,30 @@ struct ProjectionWriter {
     }
 
     /// The bytes written so far.
-    var count: Int { output.utf8.count + (pending?.count ?? 0) }
+    var count: Int { output.utf8.count + renderedBytes.count + (pending?.count ?? 0) }
 
-    /// Appends rendered text.
-    mutating func append(_ text: String) {
+    /// Writes `line` at `depth` (two spaces a level) and a newline.
+    mutating func line(_ line: ProjectionLine, depth: Int) {
         flush()
-        reserveOnce()
-        if !text.isEmpty {
-            let at = output.utf8.count
-            if prefixGrows {
-                prefixGrows = sharedPrefix == at && previousHas(text, at: at)
-                if prefixGrows { sharedPrefix = at + text.utf8.count }
-            }
-            if hasTail && !previousHas(text, at: at - tailShift) { hasTail = false }
+        let at = count
+        if renderedBytes.capacity == 0 { renderedBytes.reserveCapacity(512) }
+        for _ in 0..<(2 * depth) { renderedBytes.append(UInt8(ascii: " ")) }
+        renderedBytes.append(contentsOf: line.bytes)
+        renderedBytes.append(UInt8(ascii: "\n"))
+        let written = renderedBytes[(at - output.utf8.count)...]
+        if prefixGrows {
+            prefixGrows = sharedPrefix == at && previousHas(written, at: at)
+            if prefixGrows { sharedPrefix = at + written.count }
         }
-        output += text
+        if hasTail && !previousHas(written, at: at - tailShift) { hasTail = false }
+    }
+
+    /// Moves the rendered bytes into `output`.
+    private mutating func joinRendered() {
+        guard !renderedBytes.isEmpty else { return }
+        reserveOnce()
+        output += String(decoding: renderedBytes, as: UTF8.self)
+        renderedBytes.removeAll(keepingCapacity: true)
     }
 
     /// Reserves room for about the previous output before the first write: an output grown from
@@ -175,9 +190,12 @@ struct ProjectionWriter {
         return out.finish(roots: roots)
     }
 
-    /// The output and its memo, with `roots` the roots' entries.
-    consuming func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
+    /// The output and its memo, with `roots` the roots' entries; the last call on the writer. Mutating,
+    /// not consuming: as a consuming method its last appends went to a copy of the output, which copied
+    /// the whole output once more (P1 large: 15M instructions in 120 patches).
+    mutating func finish(roots: [RenderMemo.Entry]) -> (output: String, memo: RenderMemo) {
         flush()
+        joinRendered()
         let written = output.utf8.count
         // the last run of copies ends the output where its bytes ended `previous`: that much is shared
         let suffix = hasTail && tailShift == written - previous.utf8.count ? written - tailStart : 0
@@ -185,12 +203,11 @@ struct ProjectionWriter {
         return (output, RenderMemo(roots: roots, rendered: rendered, reused: reused, sharedEnds: shared))
     }
 
-    /// Whether `previous` has the bytes of `text` at `offset`.
-    private func previousHas(_ text: String, at offset: Int) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard offset >= 0, offset + bytes.count <= previous.utf8.count else { return false }
-            return previous.utf8.withContiguousStorageIfAvailable { old in
+    /// Whether `previous` has `bytes` at `offset`.
+    private func previousHas(_ bytes: ArraySlice<UInt8>, at offset: Int) -> Bool {
+        guard offset >= 0, offset + bytes.count <= previous.utf8.count else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            previous.utf8.withContiguousStorageIfAvailable { old in
                 memcmp(old.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0
             } ?? false
         }
@@ -201,10 +218,12 @@ struct ProjectionWriter {
             self.pending = pending.lowerBound..<range.upperBound
         } else {
             flush()
+            joinRendered()
             pending = range
         }
     }
 
+    /// Makes the pending copy (`renderedBytes` is empty while there is one).
     private mutating func flush() {
         guard let range = pending else { return }
         pending = nil

@@ -20,8 +20,7 @@ public enum TextProjection {
     /// Writes the lines of `node` at `depth`; `match` is the previous node at the same position and depth.
     private static func append(_ node: ViewNode, depth: Int, match: ProjectionWriter.Match?, to out: inout ProjectionWriter) -> RenderMemo.Entry {
         out.node(node, match: match) { out, match in
-            let indent = String(repeating: "  ", count: depth)
-            func line(_ text: String) { out.append(indent + text + "\n") }
+            func line(_ text: ProjectionLine) { out.line(text, depth: depth) }
             func children(_ nodes: [ViewNode], depth: Int) -> [RenderMemo.Entry] {
                 out.children(nodes, of: match?.ifSameKind(as: node)) { node, match, out in append(node, depth: depth, match: match, to: &out) }
             }
@@ -30,16 +29,16 @@ public enum TextProjection {
                 line(axis == .vertical ? "vstack" : "hstack")
                 return children(nodes, depth: depth + 1)
             case .text(let text):
-                line("text \(quote(text))")
+                line("text \(quoted: text)")
             case .heading(let text, let level):
-                line("heading\(level) \(quote(text))")
+                line("heading\(level) \(quoted: text)")
             case .button(let label, let command):
-                line("button \(quote(label))\(arrow(command))")
+                line("button \(quoted: label)\(arrow(command))")
             case .textField(let label, let value, let isSecure, let command):
                 let shown = isSecure ? String(repeating: "•", count: value.count) : value
-                line("\(isSecure ? "securefield" : "textfield") \(quote(label)) = \(quote(shown))\(arrow(command))")
+                line("\(isSecure ? "securefield" : "textfield") \(quoted: label) = \(quoted: shown)\(arrow(command))")
             case .toggle(let label, let isOn, let command):
-                line("toggle \(quote(label)) \(isOn ? "on" : "off")\(arrow(command))")
+                line("toggle \(quoted: label) \(isOn ? "on" : "off")\(arrow(command))")
             case .list(let items):
                 line("list (\(items.count) \(items.count == 1 ? "item" : "items"))")
                 return children(items, depth: depth + 1)
@@ -47,25 +46,25 @@ public enum TextProjection {
                 line("item\(isSelected ? " (selected)" : "")\(arrow(command))")
                 return children(nodes, depth: depth + 1)
             case .image(let url, let alt):
-                line("image \(quote(alt)) <\(escape(url))>")
+                line("image \(quoted: alt) <\(escape(url))>")
             case .progress(let label, let fraction):
                 if let fraction {
-                    line("progress \(quote(label)) \(Int((fraction * 100).rounded()))%")
+                    line("progress \(quoted: label) \(Int((fraction * 100).rounded()))%")
                 } else {
-                    line("spinner \(quote(label))")
+                    line("spinner \(quoted: label)")
                 }
             case .badge(let text, let tone):
-                line("badge \(quote(text))\(tone == .neutral ? "" : " (\(tone.rawValue))")")
+                line("badge \(quoted: text)\(tone == .neutral ? "" : " (\(tone.rawValue))")")
             case .section(let title, let nodes):
-                line("section \(quote(title))")
+                line("section \(quoted: title)")
                 return children(nodes, depth: depth + 1)
             case .divider:
                 line("divider")
             case .component(let title, let nodes):
-                line("component \(quote(title))")
+                line("component \(quoted: title)")
                 return children(nodes, depth: depth + 1)
             case .iconButton(let icon, let command):
-                line("button icon \(quote(icon))\(arrow(command))")
+                line("button icon \(quoted: icon)\(arrow(command))")
             case .accessible(_, let wrapped):
                 return children([wrapped], depth: depth)  // what it shows; the accessibility outline has the rest
             }
@@ -82,9 +81,9 @@ public enum TextProjection {
         "\"" + escape(text, quotes: true) + "\""
     }
 
-    private static func escape(_ text: String, quotes: Bool = false) -> String {
+    fileprivate static func escape(_ text: String, quotes: Bool = false) -> String {
         // Most texts need no escape: one pass over the bytes finds out (0xE2 leads U+2028 and U+2029).
-        let needsEscape = text.utf8.contains { byte in
+        let needsEscape = text.containsUTF8Byte { byte in
             byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == 0xE2 || (quotes && byte == UInt8(ascii: "\""))
         }
         guard needsEscape else { return text }
@@ -103,5 +102,14 @@ public enum TextProjection {
             }
         }
         return result
+    }
+}
+
+extension ProjectionLine.StringInterpolation {
+    /// `text` in double quotes with the text projection's escapes (``TextProjection/quote(_:)``).
+    mutating func appendInterpolation(quoted text: String) {
+        appendLiteral("\"")
+        appendInterpolation(TextProjection.escape(text, quotes: true))
+        appendLiteral("\"")
     }
 }
