@@ -3,8 +3,8 @@
 /// add their own escaping interpolations (`\(html:)`, `\(quoted:)`).
 ///
 /// A line built as a `String` costs an append per piece, each going through `String`'s general
-/// machinery (about 250 instructions); a projection line has a dozen pieces, and an edit of the
-/// profile card rendered about a hundred of them for its text and HTML.
+/// machinery (about 250 instructions): an edit of the profile card made about a hundred such appends
+/// for its text and HTML.
 struct ProjectionLine: ExpressibleByStringInterpolation {
     /// The line's UTF-8 bytes, without indentation or newline.
     let bytes: [UInt8]

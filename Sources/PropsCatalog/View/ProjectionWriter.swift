@@ -54,7 +54,7 @@ struct ProjectionWriter {
 
     /// The previous render's output, which copies come from.
     private let previous: String
-    /// The output so far, but for `rendered` and `pending`, which follow it in that order.
+    /// The output so far, but for `renderedBytes` and `pending`, which follow it in that order.
     private var output = ""
     /// Lines rendered since the last copy, as bytes: they join `output` as one string when a copy
     /// follows or the render ends (appending each piece of a line to a `String` costs more than the
