@@ -32,10 +32,7 @@ extension JSONPatch {
     /// for JSON (nearly all), are copied as they are.
     private static func write(_ pointer: JSONPointer, into out: inout [UInt8]) {
         let plain = pointer.tokens.allSatisfy { token in
-            var token = token
-            return token.withUTF8 { bytes in
-                !bytes.contains { JSONValue.needsEscape($0) || $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
-            }
+            !token.containsUTF8Byte { JSONValue.needsEscape($0) || $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
         }
         guard plain else {
             JSONValue.writeString(pointer.description, into: &out)

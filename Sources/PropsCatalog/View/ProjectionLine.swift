@@ -43,15 +43,7 @@ struct ProjectionLine: ExpressibleByStringInterpolation {
         }
 
         mutating func appendInterpolation(_ number: Int) {
-            guard number != 0 else { return bytes.append(UInt8(ascii: "0")) }
-            if number < 0 { bytes.append(UInt8(ascii: "-")) }
-            let start = bytes.count
-            var rest = number.magnitude
-            while rest > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            }
-            bytes[start...].reverse()
+            JSONValue.writeInteger(Int64(number), into: &bytes)
         }
     }
 }

@@ -3,7 +3,7 @@ import PropsCatalog
 /// An accepted change's history entry in the bytes the journal and the `state` messages write of it,
 /// serialized once per change: its date and its patch went into the journal's line and into the
 /// delta's `cause` and `props` each (about 8k instructions a change, twice).
-struct SerializedEntry: Equatable {
+struct SerializedEntry {
     let entry: HistoryEntry
     /// `"2026-11-22T10:00:00.250Z"`, quotes included.
     let at: [UInt8]
