@@ -8,8 +8,12 @@
 //
 // It is a guess, and the server's state stays the truth:
 // - the template holds for the version it was made for and for the states that follow it one by
-//   one, each answering this page's own edit of that field; any other state (someone else's edit,
-//   an undo, a skipped version) drops it, and the server's state shows as it is;
+//   one, each answering this page's own edit of that field (the server sends no new template for
+//   those while this one still holds); any other state (someone else's edit, an undo, a skipped
+//   version) drops it, and the server's state shows as it is;
+// - a template lost under this page's own edits (a skipped version: the server's queue kept only
+//   the latest state) is asked for again (`takeLost`, then a `focus` sent again), since the server
+//   sends none for those;
 // - while an edit of the field is on its way, a state that does not show it yet (one answering an
 //   older keystroke, or someone else's change with the template the server sends for it) shows
 //   what was typed on the template (else the preview would step back until the edit's state);
@@ -29,6 +33,7 @@ export class OptimisticPreview {
     this.field = null;  // {story, path, version, parts}: the template, valid at `version`
     this.early = null;  // a `preview-field` for a version whose state has not arrived yet
     this.typed = null;  // {path, value}: the latest text typed into the field
+    this.lost = false;  // the template went with a state answering this page's own edit
   }
 
   /** Forgets everything (another story or environment). */
@@ -36,6 +41,14 @@ export class OptimisticPreview {
     this.field = null;
     this.early = null;
     this.typed = null;
+    this.lost = false;
+  }
+
+  /** Whether a template was lost under this page's own edits since the last call (ask for it again). */
+  takeLost() {
+    const lost = this.lost;
+    this.lost = false;
+    return lost;
   }
 
   /**
@@ -72,6 +85,7 @@ export class OptimisticPreview {
       const live = field.path === ownPath ? JSONPointer.get(state.props, field.path) : undefined;
       if (state.story !== field.story || state.version !== field.version + 1 || typeof live !== 'string') {
         this.field = null;
+        if (field.path === ownPath && state.story === field.story && state.version > field.version + 1) this.lost = true;
       } else {
         field.version = state.version;
       }
@@ -80,6 +94,7 @@ export class OptimisticPreview {
     if (early && (early.story !== state.story || early.version <= state.version)) {
       this.early = null;
       if (early.story === state.story && early.version === state.version) this.install(early, state);
+      else if (early.story === state.story && early.path === ownPath) this.lost = true;
     }
     return this.preview(state);
   }

@@ -69,6 +69,11 @@ export class Presence {
     this.render();
   }
 
+  /** Says again which field we edit, so that the server checks it anew (optimistic-preview.js). */
+  refocus() {
+    if (this.storyId && this.focus !== null) this.hooks.send({ type: 'focus', story: this.storyId, path: this.focus });
+  }
+
   announce(pointer) {
     if (!this.storyId || pointer === this.focus) return;
     this.focus = pointer;

@@ -125,8 +125,8 @@ import Testing
         #expect(slices(field, of: html) == Array(repeating: Self.escaped("<script>alert(1)</script>"), count: 2))
     }
 
-    /// Every new version, by anyone, brings the focused connection the state then the field of that
-    /// version; a subscriber that focuses nothing gets the state alone.
+    /// Every new version by someone else brings the focused connection the state then the field of
+    /// that version; a subscriber that focuses nothing gets the state alone.
     @Test func aNewVersionSendsTheStateThenTheFieldOfThatVersion() throws {
         subscribe(alice, to: profile)
         subscribe(carol, to: profile)
@@ -142,15 +142,71 @@ import Testing
         #expect(slices(field, of: try #require(state["html"]?.stringValue)) == Array(repeating: Self.escaped("Grace <Hopper>"), count: 2))
         #expect(sink.coalescingKeys(for: alice) == ["state:\(profile)", "preview-field:\(profile)"])
 
-        // her own edit, and an edit of another field, too
+        // her own edit of the field needs none (the template she has still holds); an edit of
+        // another field does
         sink.clear()
         patch(profile, "/name", to: "G", from: alice)
         patch(profile, "/email", to: "g@example.com", from: bob)
-        #expect(sink.types(for: alice) == ["state", "preview-field", "state", "preview-field"])
+        #expect(sink.types(for: alice) == ["state", "state", "preview-field"])
         let versions = messages(alice, "preview-field").compactMap { $0["version"]?.integerValue }
-        #expect(versions == [3, 4])
+        #expect(versions == [4])
         let last = try #require(messages(alice, "preview-field").last)
         #expect(slices(last, of: try #require(messages(alice, "state").last?["html"]?.stringValue)) == [Self.escaped("G"), Self.escaped("G")])
+    }
+
+    /// A connection's own edits of its focused field, one version after another, bring it states
+    /// alone while the template it was told of gives each new `html`: filled with each new name, the
+    /// `preview-field` it has gives each state's `html` byte for byte. Another connection focusing
+    /// the same field is told of each version. A patch that also sets another field, a patch from
+    /// another connection, and a focus sent again (which checks the field anew) each bring one.
+    @Test func ownEditsOfTheFocusedFieldBringStatesAlone() throws {
+        subscribe(alice, to: profile)
+        subscribe(bob, to: profile)
+        focus(bob, on: profile, "/name")
+        focus(alice, on: profile, "/name")  // after Bob's: a focus checks the field anew, for everyone
+        let told = try #require(messages(alice, "preview-field").last)
+        let html = try #require(messages(alice, "state").last?["html"]?.stringValue)
+        sink.clear()
+        for name in ["G", "Gr", "Gra", "Grace & <co>", ""] {
+            patch(profile, "/name", to: .string(name), from: alice)
+            let state = try #require(messages(alice, "state").last)
+            #expect(splice(told, of: html, with: name) == Array(try #require(state["html"]?.stringValue).utf8), "\(name)")
+        }
+        #expect(sink.types(for: alice) == Array(repeating: "state", count: 5))
+        #expect(sink.types(for: bob) == Array(repeating: ["state", "preview-field"], count: 5).flatMap { $0 })
+
+        sink.clear()
+        send(["type": "patch", "story": .string(profile), "patch": [
+            ["op": "replace", "path": "/name", "value": "Ada"], ["op": "replace", "path": "/email", "value": "a@example.com"],
+        ]], from: alice)
+        #expect(sink.types(for: alice) == ["state", "preview-field"])
+        sink.clear()
+        patch(profile, "/name", to: "Ada L", from: bob)
+        #expect(sink.types(for: alice) == ["state", "preview-field"])
+        sink.clear()
+        focus(alice, on: profile, "/name")
+        #expect(messages(alice, "preview-field").compactMap { $0["version"]?.integerValue } == [8])
+        // Bob's template was checked anew too: his next own edit brings him the field.
+        sink.clear()
+        patch(profile, "/name", to: "Ada Lo", from: bob)
+        #expect(sink.types(for: bob) == ["state", "preview-field"])
+        patch(profile, "/name", to: "Ada Lov", from: bob)
+        #expect(sink.types(for: bob) == ["state", "preview-field", "state"])
+    }
+
+    /// A field the view does not show as is (`at: null`) stays so through the connection's own
+    /// edits: nothing more is sent until someone else's version.
+    @Test func ownEditsOfAFieldNotShownAsIsBringStatesAlone() throws {
+        subscribe(alice, to: profile)
+        focus(alice, on: profile, "/avatarURL")
+        #expect(messages(alice, "preview-field").last?["at"] == .null)
+        sink.clear()
+        patch(profile, "/avatarURL", to: "https://example.com/b.png", from: alice)
+        patch(profile, "/avatarURL", to: "https://example.com/c.png", from: alice)
+        #expect(sink.types(for: alice) == ["state", "state"])
+        patch(profile, "/avatarURL", to: "https://example.com/d.png", from: bob)
+        #expect(sink.types(for: alice) == ["state", "state", "state", "preview-field"])
+        #expect(messages(alice, "preview-field").last?["at"] == .null)
     }
 
     /// `/avatarURL` is a string the view shows only as an image's `src`, which a marker is not a safe
@@ -253,7 +309,7 @@ import Testing
         #expect(messages(dave, "preview-field").last?["at"] == before[1])
 
         sink.clear()
-        patch(movie, "/movie/title", to: "Arrival & <Contact>", from: bob)
+        patch(movie, "/movie/title", to: "Arrival & <Contact>", from: ConnectionID(raw: 5))  // no focusing connection's own edit
         let after = try check("Arrival & <Contact>", version: 2)
         #expect(after[0] != after[1])
         #expect(sink.types(for: dave) == ["state", "preview-field"])

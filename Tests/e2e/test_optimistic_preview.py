@@ -51,10 +51,19 @@ def wait_until(page, condition, timeout=10):
 
 
 def wait_for_template(page, traffic, path):
-    """Until the page holds a template for the latest state it received."""
+    """Until the page holds a template for the latest state it received: the latest `preview-field`
+    came for that state's version, or for an earlier one whose state came and was followed only by
+    states answering the page's own edits of the field (for which the server sends none while the
+    template it sent holds)."""
     def ready():
         states, fields = traffic.states(), field_messages(traffic, path)
-        return bool(states and fields) and fields[-1]["version"] == states[-1]["version"] and fields[-1]["at"]
+        if not (states and fields and fields[-1]["at"]):
+            return False
+        own = {ref for ref, _ in traffic.edits(path)}
+        told = fields[-1]["version"]
+        later = [state for state in states if state["version"] > told]
+        return (any(state["version"] == told for state in states)
+                and all(state.get("cause", {}).get("ref") in own for state in later))
     assert wait_until(page, ready), field_messages(traffic, path)[-3:]
 
 
@@ -66,6 +75,7 @@ def test_each_keystroke_shows_in_the_typists_preview_before_the_server_answers(s
     expect(preview(typist).locator("h2")).to_have_text("", timeout=10000)
     wait_for_template(typist, traffic, "/name")
     typist.evaluate(RECORD_HEADINGS)
+    fields_before = len(field_messages(traffic, "/name"))
 
     typed = "Grace <Hopper> & 'Amazing' ✨"
     for count, key in enumerate(typed, start=1):
@@ -85,6 +95,8 @@ def test_each_keystroke_shows_in_the_typists_preview_before_the_server_answers(s
     # Fewer edits than keystrokes went (one in flight over a 500 ms round trip), each answered in order.
     sent = traffic.edits("/name")[1:]
     assert 2 <= len(sent) < len(typed)
+    # The page's own edits brought states alone: it kept filling the template it had.
+    assert len(field_messages(traffic, "/name")) == fields_before
     # What the page shows in the end is the server's HTML, element for element.
     state = live(slow_proxy.server, PROFILE)
     assert typist.evaluate("""(html) => {
@@ -157,11 +169,14 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       out.stillHeld = o.onTyped('/name', 'Adams') !== null;
       // Someone else's state: dropped, and the state shown as it is.
       out.foreign = o.onState(state(4, 'Adam', 'changed'), undefined) === state(4, 'Adam', 'changed').html;
+      out.foreignNotLost = o.takeLost() === false;  // the server sends a template for someone else's version
       out.afterForeign = o.onTyped('/name', 'Adamz');
       // A new template; a skipped version drops it too.
       o.onField(field(4, 'Adam'), state(4, 'Adam', 'changed'));
       out.renewed = o.onTyped('/name', 'Adamy') !== null;
       out.gap = o.onState(state(6, 'Adamy'), '/name') === state(6, 'Adamy').html && o.onTyped('/name', 'q') === null;
+      // Lost under this page's own edit, for which the server sends no template: asked for again, once.
+      out.lostOnGap = o.takeLost() === true && o.takeLost() === false;
       // Messages for another version, `at: null` and offsets past the end are not taken.
       const s7 = state(7, 'Q');
       o.onField(field(6, 'Q'), s7);
@@ -186,6 +201,13 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       // Nothing on its way (the typed text was answered, or someone else's text replaced it): the state.
       pending = false;
       out.notPending = o.onField(field(10, 'Q'), state(10, 'Q', 'mail')) === state(10, 'Q', 'mail').html;
+      // A template that came early for a version whose state never came (the queue kept a later
+      // one, answering this page's own edit): asked for again.
+      o.onState(state(11, 'Q', 'mail2'), undefined);
+      o.onField(field(12, 'Q'), state(11, 'Q', 'mail2'));
+      out.beforeEarlyLost = o.takeLost();
+      o.onState(state(13, 'Q', 'mail2'), '/name');
+      out.earlyLost = o.takeLost();
       return out;
     }""")
     assert result["noTemplate"] is None
@@ -193,12 +215,13 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
     assert result["otherField"] is None
     assert result["older"] == '<h2>Adam</h2><p alt="Adam">e</p>'
     assert result["caughtUp"] and result["stillHeld"]
-    assert result["foreign"] and result["afterForeign"] is None
-    assert result["renewed"] and result["gap"]
+    assert result["foreign"] and result["afterForeign"] is None and result["foreignNotLost"]
+    assert result["renewed"] and result["gap"] and result["lostOnGap"]
     assert result["otherVersion"] is None and result["nullAt"] is None and result["pastEnd"] is None
     assert result["refused"]
     assert result["early"] is None and result["installedLate"]
     assert result["foreignWhilePending"] and result["renewedWithTyped"] and result["notPending"]
+    assert result["beforeEarlyLost"] is False and result["earlyLost"] is True
 
 
 def test_a_refused_edit_takes_its_guess_back(slow_proxy, ui):

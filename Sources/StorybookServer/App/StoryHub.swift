@@ -71,8 +71,10 @@ final class StoryHub {
         }
     }
 
-    /// Applies `edit` to a story; on success the new state goes to every subscriber.
-    func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil) -> Result<StorySession, APIError> {
+    /// Applies `edit` to a story; on success the new state goes to every subscriber. `connection`: the
+    /// WebSocket the edit came on, if any.
+    func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil,
+               by connection: ConnectionID? = nil) -> Result<StorySession, APIError> {
         assertOnQueue()
         switch session(storyID) {
         case .failure(let error):
@@ -104,7 +106,7 @@ final class StoryHub {
                 // What the edit replaced is found and freed once the state is on its way (the
                 // previous projections too, on return), where no subscriber waits for it.
                 session.memo.forgetReplaced()
-                sendPreviewFields(of: session)
+                sendPreviewFields(of: session, ownEdit: FieldEdit(edit, by: connection))
                 return .success(session)
             }
         }

@@ -113,7 +113,7 @@ struct WebSocketHandler {
     }
 
     private func edit(_ edit: Edit, story: String, base: Int?, ref: String?, source: ChangeSource, connection: ConnectionID) {
-        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref) {
+        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref, by: connection) {
             reject(error, ref: ref, story: story, to: connection)
         }
     }
