@@ -4,7 +4,9 @@
 # zeroed once the server listens).
 #   Benchmarks/profile.sh SCENARIO [SECONDS] [storybook|baseline] [-- extra serve args]
 # SCENARIO: render (wrk on /render/{id}.txt), api (wrk on /api/stories/{id}), index (wrk on
-# /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets).
+# /api/index.json, --synthetic 10000), fanout (100 subscribers, RATE patches/s, default 5), idle (1,000 WebSockets),
+# typist (Benchmarks/typist.py: a typist focusing /name and a viewer, both taking deltas, as the UI's pages;
+# SECONDS x RATE patches, RATE default 20; needs .venv).
 # The baseline answers render and api at the storybook's paths (--txt-path, --json-path) with bytes
 # saved from a storybook run (Benchmarks/results/work/static, written by run.sh). RATE=N sets the fanout patch rate (default 5), SUBS=N the subscribers (100);
 # PRELOAD=SECONDS first patches the story flat out (uncounted) to profile a story with a long history.
@@ -17,7 +19,7 @@
 # Output: Benchmarks/results/work/callgrind.SERVER.SCENARIO.{out,txt}; the load's own figures on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scenario=${1:?scenario: render|api|index|fanout|idle}
+scenario=${1:?scenario: render|api|index|fanout|idle|typist}
 seconds=${2:-15}
 server=${3:-storybook}
 shift $(( $# < 3 ? $# : 3 ))
@@ -80,6 +82,7 @@ case $scenario in
   fanout) Benchmarks/build/loadclient fanout --port "$port" --story "$story" --path "$patch_path" --subs "${SUBS:-100}" --rate "${RATE:-5}" --duration "$seconds" \
             --warmup 1 --drain 20 --pid $pid --label callgrind ${DELTA:+--delta} ;;
   idle) timeout $((seconds + 120)) Benchmarks/build/loadclient idle --port "$port" --conns 1000 --hold "$seconds" ;;
+  typist) .venv/bin/python Benchmarks/typist.py --port "$port" --rate "${RATE:-20}" --patches "$(( seconds * ${RATE:-20} ))" ;;
   *) echo "unknown scenario $scenario" >&2; exit 2 ;;
 esac
 kill -TERM $pid
