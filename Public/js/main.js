@@ -392,7 +392,8 @@ function onState(state) {
   current.state = state;
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(optimistic.onState(state, mine?.kind === 'patch' ? mine.pointer : undefined));
-  if (optimistic.takeLost()) presence.refocus();  // the server sends no template for our own edits
+  const lost = optimistic.takeLost();
+  if (lost !== null) presence.refocus(lost);  // the server sends no template for our own edits
   replay.onState(state);  // counts every step of a replay
   if (typingHere || someoneElses) {
     showPanelsOncePaused();

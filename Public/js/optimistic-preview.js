@@ -12,8 +12,8 @@
 //   those while this one still holds); any other state (someone else's edit, an undo, a skipped
 //   version) drops it, and the server's state shows as it is;
 // - a template lost under this page's own edits (a skipped version: the server's queue kept only
-//   the latest state) is asked for again (`takeLost`, then a `focus` sent again), since the server
-//   sends none for those;
+//   the latest state; or one that no longer gives the state's HTML) is asked for again (`takeLost`,
+//   then a `focus` sent again), since the server sends none for those;
 // - while an edit of the field is on its way, a state that does not show it yet (one answering an
 //   older keystroke, or someone else's change with the template the server sends for it) shows
 //   what was typed on the template (else the preview would step back until the edit's state);
@@ -33,7 +33,7 @@ export class OptimisticPreview {
     this.field = null;  // {story, path, version, parts}: the template, valid at `version`
     this.early = null;  // a `preview-field` for a version whose state has not arrived yet
     this.typed = null;  // {path, value}: the latest text typed into the field
-    this.lost = false;  // the template went with a state answering this page's own edit
+    this.lost = null;   // the field whose template went with a state answering this page's own edit
   }
 
   /** Forgets everything (another story or environment). */
@@ -41,13 +41,13 @@ export class OptimisticPreview {
     this.field = null;
     this.early = null;
     this.typed = null;
-    this.lost = false;
+    this.lost = null;
   }
 
-  /** Whether a template was lost under this page's own edits since the last call (ask for it again). */
+  /** The field whose template was lost under this page's own edits since the last call, or null: ask for it again. */
   takeLost() {
     const lost = this.lost;
-    this.lost = false;
+    this.lost = null;
     return lost;
   }
 
@@ -85,7 +85,11 @@ export class OptimisticPreview {
       const live = field.path === ownPath ? JSONPointer.get(state.props, field.path) : undefined;
       if (state.story !== field.story || state.version !== field.version + 1 || typeof live !== 'string') {
         this.field = null;
-        if (field.path === ownPath && state.story === field.story && state.version > field.version + 1) this.lost = true;
+        if (field.path === ownPath && state.story === field.story && state.version > field.version + 1) this.lost = field.path;
+      } else if (this.fill(live) !== state.html) {
+        // The server's HTML is not the template filled with its text: never show such a guess.
+        this.field = null;
+        this.lost = field.path;
       } else {
         field.version = state.version;
       }
@@ -94,7 +98,7 @@ export class OptimisticPreview {
     if (early && (early.story !== state.story || early.version <= state.version)) {
       this.early = null;
       if (early.story === state.story && early.version === state.version) this.install(early, state);
-      else if (early.story === state.story && early.path === ownPath) this.lost = true;
+      else if (early.story === state.story && early.path === ownPath) this.lost = early.path;
     }
     return this.preview(state);
   }
@@ -115,10 +119,16 @@ export class OptimisticPreview {
   install(message, state) {
     this.field = null;
     if (!Array.isArray(message.at) || !message.at.length || !Number.isInteger(message.length)) return;
+    const text = JSONPointer.get(state.props, message.path);
+    if (typeof text !== 'string') return;
+    // Each place must hold the field's text, escaped, in this state's HTML (else the message was
+    // made for other HTML: another environment's state, say).
+    const escaped = escapeHTML(text);
     const parts = [];
     let from = 0;
     for (const offset of message.at) {
       if (!Number.isInteger(offset) || offset < from || offset + message.length > state.html.length) return;
+      if (state.html.slice(offset, offset + message.length) !== escaped) return;
       parts.push(state.html.slice(from, offset));
       from = offset + message.length;
     }

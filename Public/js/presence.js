@@ -69,9 +69,9 @@ export class Presence {
     this.render();
   }
 
-  /** Says again which field we edit, so that the server checks it anew (optimistic-preview.js). */
-  refocus() {
-    if (this.storyId && this.focus !== null) this.hooks.send({ type: 'focus', story: this.storyId, path: this.focus });
+  /** Says again that we edit `pointer`, when we still do, so that the server checks it anew (optimistic-preview.js). */
+  refocus(pointer) {
+    if (this.storyId && this.focus !== null && this.focus === pointer) this.hooks.send({ type: 'focus', story: this.storyId, path: pointer });
   }
 
   announce(pointer) {

@@ -47,6 +47,10 @@ import Testing
             ["id": "ws:2", "name": "ws:2", "kind": "script", "focus": "/email"],
         ])
         #expect(sink.coalescingKeys(for: ada).last == "presence:\(story)")
+        // The same focus again (a page asking for its field's template anew) tells nobody anything.
+        let presences = sink.received(by: ada).count { $0["type"] == "presence" }
+        send(#"{"type": "focus", "story": "profile-user-profile--default", "path": "/email"}"#, from: bob)
+        #expect(sink.received(by: ada).count { $0["type"] == "presence" } == presences)
         send(#"{"type": "focus", "story": "profile-user-profile--default", "path": null}"#, from: bob)
         #expect(lastPresence(ada)?.last?["focus"] == .null)
         handler.closed(bob)

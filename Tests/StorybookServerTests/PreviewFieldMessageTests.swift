@@ -194,6 +194,22 @@ import Testing
         #expect(sink.types(for: bob) == ["state", "preview-field", "state"])
     }
 
+    /// A delta that replaced a state still waiting for a slow reader: the reader gets the whole live
+    /// state and, since it may have missed the version its template was told for, its field of
+    /// that version; its next own edit of the field then brings the state alone again.
+    @Test func aSkippedStateBringsTheFieldAgain() throws {
+        subscribe(alice, to: profile, delta: true)
+        focus(alice, on: profile, "/name")
+        patch(profile, "/name", to: "G", from: alice)
+        sink.clear()
+        hub.deltaSkippedState("state:\(profile)", for: [alice])
+        #expect(sink.types(for: alice) == ["state", "preview-field"])
+        #expect(messages(alice, "state").last?["delta"] == nil && messages(alice, "preview-field").last?["version"] == 2)
+        sink.clear()
+        patch(profile, "/name", to: "Gr", from: alice)
+        #expect(sink.types(for: alice) == ["state"])
+    }
+
     /// A field the view does not show as is (`at: null`) stays so through the connection's own
     /// edits: nothing more is sent until someone else's version.
     @Test func ownEditsOfAFieldNotShownAsIsBringStatesAlone() throws {

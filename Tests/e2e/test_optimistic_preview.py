@@ -169,14 +169,14 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       out.stillHeld = o.onTyped('/name', 'Adams') !== null;
       // Someone else's state: dropped, and the state shown as it is.
       out.foreign = o.onState(state(4, 'Adam', 'changed'), undefined) === state(4, 'Adam', 'changed').html;
-      out.foreignNotLost = o.takeLost() === false;  // the server sends a template for someone else's version
+      out.foreignNotLost = o.takeLost() === null;  // the server sends a template for someone else's version
       out.afterForeign = o.onTyped('/name', 'Adamz');
       // A new template; a skipped version drops it too.
       o.onField(field(4, 'Adam'), state(4, 'Adam', 'changed'));
       out.renewed = o.onTyped('/name', 'Adamy') !== null;
       out.gap = o.onState(state(6, 'Adamy'), '/name') === state(6, 'Adamy').html && o.onTyped('/name', 'q') === null;
       // Lost under this page's own edit, for which the server sends no template: asked for again, once.
-      out.lostOnGap = o.takeLost() === true && o.takeLost() === false;
+      out.lostOnGap = o.takeLost() === '/name' && o.takeLost() === null;
       // Messages for another version, `at: null` and offsets past the end are not taken.
       const s7 = state(7, 'Q');
       o.onField(field(6, 'Q'), s7);
@@ -185,6 +185,9 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       out.nullAt = o.onTyped('/name', 'Qq');
       o.onField({ ...field(7, 'Q'), at: [4, 400] }, s7);
       out.pastEnd = o.onTyped('/name', 'Qq');
+      // Places that do not hold the field's text in this state's HTML (made for other HTML).
+      o.onField({ ...field(7, 'Q'), at: [3, 18] }, s7);
+      out.misplaced = o.onTyped('/name', 'Qq');
       // A refused edit: its text is no longer shown over the server's states.
       o.onField(field(7, 'Q'), s7);
       o.onTyped('/name', 'Qr');
@@ -208,6 +211,13 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
       out.beforeEarlyLost = o.takeLost();
       o.onState(state(13, 'Q', 'mail2'), '/name');
       out.earlyLost = o.takeLost();
+      // A state answering this page's edit whose HTML is not the template filled with its text
+      // (here its email changed too): the template goes, and is asked for again.
+      o.onField(field(13, 'Q'), state(13, 'Q', 'mail2'));
+      out.heldAt13 = o.onTyped('/name', 'Qy') !== null;
+      out.mismatch = o.onState(state(14, 'Qy', 'mail3'), '/name') === state(14, 'Qy', 'mail3').html;
+      out.mismatchLost = o.takeLost();
+      out.afterMismatch = o.onTyped('/name', 'Qyz');
       return out;
     }""")
     assert result["noTemplate"] is None
@@ -218,10 +228,12 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
     assert result["foreign"] and result["afterForeign"] is None and result["foreignNotLost"]
     assert result["renewed"] and result["gap"] and result["lostOnGap"]
     assert result["otherVersion"] is None and result["nullAt"] is None and result["pastEnd"] is None
+    assert result["misplaced"] is None
     assert result["refused"]
     assert result["early"] is None and result["installedLate"]
     assert result["foreignWhilePending"] and result["renewedWithTyped"] and result["notPending"]
-    assert result["beforeEarlyLost"] is False and result["earlyLost"] is True
+    assert result["beforeEarlyLost"] is None and result["earlyLost"] == "/name"
+    assert result["heldAt13"] and result["mismatch"] and result["mismatchLost"] == "/name" and result["afterMismatch"] is None
 
 
 def test_a_refused_edit_takes_its_guess_back(slow_proxy, ui):

@@ -73,6 +73,8 @@ final class PresenceBoard: @unchecked Sendable {
     /// Sets (or, with a nil path, clears) the field a connection is editing.
     func focus(_ connection: ConnectionID, story: String, path: String?) {
         hub.assertOnQueue()
+        // The same focus again (a page asking for its field's template anew): nothing to tell.
+        if let path, let current = focuses[connection], current.story == story, current.path == path { return }
         let previous = focuses[connection]?.story
         if let path {
             focuses[connection] = (story, path)

@@ -311,13 +311,15 @@ final class StoryHub {
     private static let stateKeyPrefix = "state:"
 
     /// A delta replaced a state still waiting for `connections` (slow readers), so they miss the state it
-    /// builds on: each gets the whole live state, which replaces the waiting delta.
+    /// builds on: each gets the whole live state, which replaces the waiting delta, and the field it
+    /// focuses for that version (it may have missed the version its template was last told for).
     func deltaSkippedState(_ coalescingKey: String, for connections: [ConnectionID]) {
         assertOnQueue()
         guard coalescingKey.hasPrefix(Self.stateKeyPrefix) else { return }
         let storyID = String(coalescingKey.dropFirst(Self.stateKeyPrefix.count))
         for connection in connections where subscriptions[connection]?.contains(storyID) == true {
             sendState(of: storyID, to: connection)
+            if let session = sessions[storyID] { sendPreviewFields(of: session, to: connection) }
         }
     }
 
