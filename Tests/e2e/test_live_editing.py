@@ -323,32 +323,50 @@ def assert_whole_state_shown(page, server):
     page.locator("#tab-preview").click()
 
 
+def relay_web_socket(page, from_server=None, from_page=None):
+    """Routes the page's WebSocket through the test: each text message, parsed (None when it is not
+    JSON), goes to `from_server` or `from_page`, which return the message to pass on (the parsed one,
+    maybe changed, or None to drop it); without a function, messages pass as they are."""
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def relay(message, look, send):
+            data = json.loads(message) if isinstance(message, str) else None
+            if look is None or data is None:
+                send(message)
+                return
+            data = look(data)
+            if data is not None:
+                send(json.dumps(data))
+
+        server.on_message(lambda message: relay(message, from_server, ws.send))
+        ws.on_message(lambda message: relay(message, from_page, server.send))
+
+    page.route_web_socket("**/ws", route)
+
+
+def collecting(kind, into):
+    """For `relay_web_socket`: keeps the messages of type `kind` in `into` and passes everything on."""
+    def look(data):
+        if data.get("type") == kind:
+            into.append(data)
+        return data
+    return look
+
+
 def test_a_delta_that_does_not_fit_is_dropped_and_the_whole_state_asked_for_again(list_server, ui):
     """One delta is lost on its way to the page: the next one names a version the page does not
     hold, so the page subscribes again and shows the whole state the server answers with."""
     page = ui.new_page()
     dropped, subscribes = [], []
 
-    def route(ws):
-        server = ws.connect_to_server()
+    def from_server(data):
+        if data.get("type") == "state" and "delta" in data and not dropped:
+            dropped.append(data)
+            return None
+        return data
 
-        def from_server(message):
-            data = json.loads(message) if isinstance(message, str) else None
-            if data and data.get("type") == "state" and "delta" in data and not dropped:
-                dropped.append(data)
-                return
-            ws.send(message)
-
-        def from_page(message):
-            data = json.loads(message) if isinstance(message, str) else None
-            if data and data.get("type") == "subscribe":
-                subscribes.append(data)
-            server.send(message)
-
-        server.on_message(from_server)
-        ws.on_message(from_page)
-
-    page.route_web_socket("**/ws", route)
+    relay_web_socket(page, from_server, collecting("subscribe", subscribes))
     ui.open(list_server, LONG_LIST, page=page)
     patch_item(list_server, 10, "Lost on the way")
     assert wait_for(lambda: (page.wait_for_timeout(20), len(dropped) == 1)[1])

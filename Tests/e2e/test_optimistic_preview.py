@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import expect
 
 from conftest import wait_for
-from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, Traffic, clear, slow_proxy  # noqa: F401 (fixture)
+from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, Traffic, clear, collecting, relay_web_socket, slow_proxy  # noqa: F401 (fixture)
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 
 # Records every text the preview's heading shows, in order (a MutationObserver in the preview document).
@@ -234,6 +234,38 @@ def test_the_template_holds_only_for_the_pages_own_edits_of_its_field(fresh_serv
     assert result["foreignWhilePending"] and result["renewedWithTyped"] and result["notPending"]
     assert result["beforeEarlyLost"] is None and result["earlyLost"] == "/name"
     assert result["heldAt13"] and result["mismatch"] and result["mismatchLost"] == "/name" and result["afterMismatch"] is None
+
+
+def test_a_page_whose_template_no_longer_holds_under_its_own_edits_asks_for_it_again(fresh_server, ui):
+    """The server sends no `preview-field` for the page's own edits; when one of its own states is not
+    the template filled with its text (here a state's HTML splice altered on the way), the page drops
+    the template and sends its `focus` again, which the server answers with the field."""
+    page = ui.new_page()
+    focuses, fields, armed, altered = [], [], [], []
+
+    def from_server(data):
+        if data.get("type") == "preview-field":
+            fields.append(data)
+        if data.get("type") == "state" and "html" in data.get("delta", {}) and armed and not altered:
+            data["delta"]["html"]["insert"] += "!"
+            altered.append(data)
+        return data
+
+    relay_web_socket(page, from_server, collecting("focus", focuses))
+    ui.open(fresh_server, PROFILE, page=page)
+    name = control(page, "/name")
+    name.click()
+    name.press("End")
+    assert wait_until(page, lambda: len(fields) == 1)
+    # Its own keystroke: a state, no field, and no new focus.
+    page.keyboard.type("a")
+    assert wait_for(lambda: live(fresh_server, PROFILE)["props"]["name"].endswith("a"))
+    page.wait_for_timeout(300)
+    assert len(focuses) == 1 and len(fields) == 1, (focuses, fields)
+    armed.append(True)
+    page.keyboard.type("b")
+    assert wait_until(page, lambda: len(focuses) == 2 and len(fields) == 2), (focuses, fields)
+    assert altered and focuses[-1]["path"] == "/name"
 
 
 def test_a_refused_edit_takes_its_guess_back(slow_proxy, ui):

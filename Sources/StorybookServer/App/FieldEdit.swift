@@ -6,17 +6,14 @@ import StorybookTransport
 struct FieldEdit: Equatable {
     let connection: ConnectionID
     let pointer: JSONPointer
+}
 
+extension FieldEdit {
     /// The field `edit` sets, when it is a patch replacing one pointer's value and nothing else.
     init?(_ edit: Edit, by connection: ConnectionID?) {
         guard let connection, case .patch(let patch) = edit, case .replace(let pointer, _)? = patch.operations.first,
               patch.operations.allSatisfy({ if case .replace(pointer, _) = $0 { true } else { false } })
         else { return nil }
         self.init(connection: connection, pointer: pointer)
-    }
-
-    init(connection: ConnectionID, pointer: JSONPointer) {
-        self.connection = connection
-        self.pointer = pointer
     }
 }

@@ -295,15 +295,19 @@ final class StoryHub {
         sink.send(message, to: targets, coalescingKey: coalescingKey)
     }
 
-    /// Sends a story's live state to one connection, replacing an older state still queued for it.
+    /// Sends a story's live state to one connection, replacing an older state still queued for it, and
+    /// then the field it focuses for that version: a state sent this way (a subscription's, or one in
+    /// place of a skipped delta) may not follow the version the connection was last told of.
     func sendState(of storyID: String, to connection: ConnectionID) {
         assertOnQueue()
         if let environment = environments[connection], let session = sessions[storyID] {
             sink.send(StateMessage(session, environment: environment).message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+        } else if let state = liveStates.state(storyID) {
+            sink.send(state.message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+        } else {
             return
         }
-        guard let state = liveStates.state(storyID) else { return }
-        sink.send(state.message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+        if let session = sessions[storyID] { sendPreviewFields(of: session, to: connection) }
     }
 
     /// The coalescing key of a story's `state` messages.
@@ -311,15 +315,13 @@ final class StoryHub {
     private static let stateKeyPrefix = "state:"
 
     /// A delta replaced a state still waiting for `connections` (slow readers), so they miss the state it
-    /// builds on: each gets the whole live state, which replaces the waiting delta, and the field it
-    /// focuses for that version (it may have missed the version its template was last told for).
+    /// builds on: each gets the whole live state, which replaces the waiting delta (and its field).
     func deltaSkippedState(_ coalescingKey: String, for connections: [ConnectionID]) {
         assertOnQueue()
         guard coalescingKey.hasPrefix(Self.stateKeyPrefix) else { return }
         let storyID = String(coalescingKey.dropFirst(Self.stateKeyPrefix.count))
         for connection in connections where subscriptions[connection]?.contains(storyID) == true {
             sendState(of: storyID, to: connection)
-            if let session = sessions[storyID] { sendPreviewFields(of: session, to: connection) }
         }
     }
 

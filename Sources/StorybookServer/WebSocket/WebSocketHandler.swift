@@ -48,9 +48,8 @@ struct WebSocketHandler {
         switch message {
         case .subscribe(let story, let environment, let delta):
             switch hub.subscribe(connection, to: story, environment: environment, delta: delta) {
-            case .success(let session):
-                hub.sendState(of: story, to: connection)
-                hub.sendPreviewFields(of: session, to: connection)
+            case .success:
+                hub.sendState(of: story, to: connection)  // and the field it focuses
                 presence.publish(story)
                 renderers.sendReports(of: story, to: connection)
             case .failure(let error):
