@@ -12,9 +12,14 @@
 // delta that does not fit the state held is dropped and, once, the story is subscribed again, which
 // the server answers with the whole state. (The server itself follows a delta that replaced a state
 // still waiting on a slow socket with the whole state, so that is rare.)
+//
+// Until a subscription's whole state has come, a whole state rendered in another environment than the
+// one asked for is dropped: it was sent for the subscription before (the environment changed while it
+// was on its way), and the answer that follows it has the same version.
 
 import { parse as parseJSON, stringify } from './json.js';
 import { applyDelta } from './state-delta.js';
+import { sameAsRequested } from './environment.js';
 
 const PROTOCOL = 'storybook.v1';
 const OFFLINE_AFTER_ATTEMPTS = 3; // failed reconnects before the indicator says "offline"
@@ -32,7 +37,7 @@ export class Connection extends EventTarget {
     this.environment = {};
     this.subscriptions = new Set();
     this.states = new Map(); // story -> the latest whole state, what the next delta applies to
-    this.resyncing = new Set(); // stories subscribed again for a whole state, not yet answered
+    this.awaiting = new Set(); // stories (re)subscribed whose whole state has not come yet
     this.identity = null; // the `identify` message, sent first on every (re)connection
     this.refPrefix = Math.random().toString(36).slice(2, 8);
     this.refCounter = 0;
@@ -69,7 +74,7 @@ export class Connection extends EventTarget {
       this.attempt = 0;
       this.setStatus('connected');
       this.states.clear();
-      this.resyncing.clear();
+      this.awaiting = new Set(this.subscriptions);
       if (this.identity) this.rawSend(this.identity);
       for (const story of this.subscriptions) this.rawSend(this.subscription(story));
       this.dispatchEvent(new CustomEvent('open', { detail: { reconnected } }));
@@ -96,12 +101,14 @@ export class Connection extends EventTarget {
 
   /**
    * The whole state a `state` message stands for, kept as the story's latest; null for a delta that
-   * does not fit, after asking for the whole state again.
+   * does not fit (after asking for the whole state again, unless it is on its way) and for a state
+   * of the environment the page left.
    */
   wholeState(message) {
     if (!message.delta) {
+      if (this.awaiting.has(message.story) && !sameAsRequested(message.environment, this.environment)) return null;
       this.states.set(message.story, message);
-      this.resyncing.delete(message.story);
+      this.awaiting.delete(message.story);
       return message;
     }
     try {
@@ -110,8 +117,8 @@ export class Connection extends EventTarget {
       return state;
     } catch {
       this.states.delete(message.story);
-      if (this.subscriptions.has(message.story) && !this.resyncing.has(message.story)) {
-        this.resyncing.add(message.story);
+      if (this.subscriptions.has(message.story) && !this.awaiting.has(message.story)) {
+        this.awaiting.add(message.story);
         this.send(this.subscription(message.story));
       }
       return null;
@@ -147,7 +154,7 @@ export class Connection extends EventTarget {
     this.subscriptions.add(story);
     this.environment = environment;
     this.states.delete(story);
-    this.resyncing.delete(story);
+    this.awaiting.add(story);
     this.send(this.subscription(story));
   }
 
@@ -159,6 +166,7 @@ export class Connection extends EventTarget {
 
   unsubscribe(story) {
     this.states.delete(story);
+    this.awaiting.delete(story);
     if (this.subscriptions.delete(story)) this.send({ type: 'unsubscribe', story });
   }
 

@@ -56,3 +56,16 @@ export function label(environment) {
 export function isDefault(environment) {
   return query(environment) === '';
 }
+
+/**
+ * Whether a state's `environment` (the server's spelling: defaults left out, a locale in canonical
+ * case) is the one `requested` names (what `subscribe` was given): language tags compare without
+ * case, and a value equal to its default counts as absent.
+ */
+export function sameAsRequested(stateEnvironment, requested) {
+  const spelled = (environment, name) => {
+    const value = String(environment?.[name] ?? '').toLowerCase();
+    return value === String(DEFAULTS[name] ?? '').toLowerCase() ? '' : value;
+  };
+  return NAMES.every((name) => spelled(stateEnvironment, name) === spelled(requested, name));
+}

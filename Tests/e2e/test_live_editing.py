@@ -326,8 +326,12 @@ def assert_whole_state_shown(page, server):
 def relay_web_socket(page, from_server=None, from_page=None):
     """Routes the page's WebSocket through the test: each text message, parsed (None when it is not
     JSON), goes to `from_server` or `from_page`, which return the message to pass on (the parsed one,
-    maybe changed, or None to drop it); without a function, messages pass as they are."""
+    maybe changed, or None to drop it); without a function, messages pass as they are. Returns a
+    function that sends a parsed message to the page, as if the server had (one held back, say)."""
+    sockets = []
+
     def route(ws):
+        sockets.append(ws)
         server = ws.connect_to_server()
 
         def relay(message, look, send):
@@ -343,6 +347,17 @@ def relay_web_socket(page, from_server=None, from_page=None):
         ws.on_message(lambda message: relay(message, from_page, server.send))
 
     page.route_web_socket("**/ws", route)
+    return lambda data: sockets[-1].send(json.dumps(data))
+
+
+def wait_until(page, condition, timeout=10):
+    """Polls `condition` while the page runs (Playwright delivers its events only while called)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(20)
+    return True
 
 
 def collecting(kind, into):
@@ -379,6 +394,63 @@ def test_a_delta_that_does_not_fit_is_dropped_and_the_whole_state_asked_for_agai
     patch_item(list_server, 30, "Third")
     expect(preview(page).locator("text=Third")).to_have_count(1)
     assert_whole_state_shown(page, list_server)
+
+
+MOVIE = "media-movie-detail--default"  # its rating reads "8.1" in en-US and "8,1" in de-DE
+
+
+def test_a_state_of_the_environment_left_is_not_shown_for_the_new_one(fresh_server, ui):
+    """The page switches from de-DE back to the default while a state of de-DE (someone's edit) is
+    on its way: that state comes first, then the answer to the new subscription, of the same
+    version. The page shows the answer's, the default environment's, not the one it left."""
+    page = ui.new_page()
+    held = []
+
+    def from_server(data):
+        if data.get("type") == "state" and holding:
+            held.append(data)
+            return None
+        return data
+
+    holding = False
+    to_page = relay_web_socket(page, from_server)
+    ui.open(fresh_server, MOVIE, page=page, hash_suffix="?locale=de-DE")
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    holding = True
+    response = requests.patch(f"{fresh_server.url}/api/stories/{MOVIE}/props",
+                              json=[{"op": "replace", "path": "/movie/title", "value": "Held back"}], timeout=10)
+    assert response.status_code == 200, response.text
+    assert wait_until(page, lambda: len(held) == 1)
+    page.locator("#env-locale").select_option("en-US")
+    assert wait_until(page, lambda: len(held) == 2)
+    assert held[0]["environment"] == {"locale": "de-DE"} and "environment" not in held[1]
+    assert held[0]["version"] == held[1]["version"]
+    holding = False
+    for data in held:
+        to_page(data)
+    expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
+    expect(preview(page).locator("text=Held back")).to_have_count(1)
+    page.wait_for_timeout(300)
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(0)
+
+
+def test_a_state_is_matched_to_the_environment_asked_for_as_the_server_spells_it(fresh_server, ui):
+    """environment.js's sameAsRequested: the server leaves defaults out and writes language tags in
+    canonical case; a page may have asked in another case, or for a default by name."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { sameAsRequested } = await import('/js/environment.js');
+        return [
+          sameAsRequested(undefined, {}),
+          sameAsRequested({ locale: 'de-DE' }, { locale: 'de-de' }),
+          sameAsRequested(undefined, { locale: 'EN-us', colorScheme: 'light' }),
+          sameAsRequested({ width: '320', layoutDirection: 'rtl' }, { layoutDirection: 'rtl', width: '320' }),
+          sameAsRequested({ locale: 'de-DE' }, {}),
+          sameAsRequested(undefined, { colorScheme: 'dark' }),
+          sameAsRequested({ width: '320' }, { width: '375' }),
+        ];
+    }""")
+    assert result == [True, True, True, True, False, False, False]
 
 
 def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):

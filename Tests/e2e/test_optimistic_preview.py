@@ -4,12 +4,11 @@ puts the typed text there in the keystroke's own task, and the server's states p
 
 Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_optimistic_preview.py -q
 """
-import time
 
 from playwright.sync_api import expect
 
 from conftest import wait_for
-from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, Traffic, clear, collecting, relay_web_socket, slow_proxy  # noqa: F401 (fixture)
+from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, Traffic, clear, collecting, relay_web_socket, slow_proxy, wait_until  # noqa: F401 (fixture)
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 
 # Records every text the preview's heading shows, in order (a MutationObserver in the preview document).
@@ -38,16 +37,6 @@ def open_slow_typist(slow_proxy, ui):
 def field_messages(traffic, path):
     return [message for direction, message in traffic.events
             if direction == "received" and message.get("type") == "preview-field" and message.get("path") == path]
-
-
-def wait_until(page, condition, timeout=10):
-    """Polls `condition` while the page runs (Playwright delivers its events only while called)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        page.wait_for_timeout(20)
-    return True
 
 
 def wait_for_template(page, traffic, path):
