@@ -15,7 +15,8 @@
 //
 // Until a subscription's whole state has come, a whole state rendered in another environment than the
 // one asked for is dropped: it was sent for the subscription before (the environment changed while it
-// was on its way), and the answer that follows it has the same version.
+// was on its way), and the answer that follows it has the same version. When the server refuses the
+// environment (`bad-environment`), the subscription before stays, and so do its states.
 
 import { parse as parseJSON, stringify } from './json.js';
 import { applyDelta } from './state-delta.js';
@@ -90,6 +91,8 @@ export class Connection extends EventTarget {
         message = this.wholeState(message);
         if (!message) return;
       }
+      // A refused environment leaves the subscription before it in place: its states are the live ones.
+      if (message && message.type === 'error' && message.code === 'bad-environment') this.awaiting.delete(message.story);
       this.dispatchEvent(new CustomEvent('message', { detail: message }));
     });
     socket.addEventListener('close', () => {

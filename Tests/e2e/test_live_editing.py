@@ -434,6 +434,20 @@ def test_a_state_of_the_environment_left_is_not_shown_for_the_new_one(fresh_serv
     expect(preview(page).locator("text=★ 8,1")).to_have_count(0)
 
 
+def test_a_refused_environment_leaves_the_page_live_in_the_one_before(fresh_server, ui):
+    """An edited address names an environment the server refuses: the page says so, and the
+    subscription before it (de-DE here) goes on bringing every version to the preview."""
+    page = ui.open(fresh_server, MOVIE, hash_suffix="?locale=de-DE")
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    page.evaluate("() => { window.location.hash = window.location.hash.replace('locale=de-DE', 'locale=x!'); }")
+    expect(page.locator(".toast").filter(has_text="BCP 47")).to_have_count(1)
+    response = requests.patch(f"{fresh_server.url}/api/stories/{MOVIE}/props",
+                              json=[{"op": "replace", "path": "/movie/title", "value": "Still live"}], timeout=10)
+    assert response.status_code == 200, response.text
+    expect(preview(page).locator("text=Still live")).to_have_count(1)
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+
+
 def test_a_state_is_matched_to_the_environment_asked_for_as_the_server_spells_it(fresh_server, ui):
     """environment.js's sameAsRequested: the server leaves defaults out and writes language tags in
     canonical case; a page may have asked in another case, or for a default by name."""
