@@ -144,6 +144,12 @@ import Testing
         #expect(!template.reproduces(html + " ", filledWith: "Zoé"))
         #expect(!template.reproduces(String(html.dropLast()), filledWith: "Zoé"))
         #expect(!template.reproduces(html.replacing("Hello", with: "Howdy"), filledWith: "Zoé"))
+        // Text that needs escaping, text that is empty, and HTML shorter than a part.
+        #expect(template.reproduces(template.filled(with: "<Zoé & \"Ann\">"), filledWith: "<Zoé & \"Ann\">"))
+        #expect(!template.reproduces(template.filled(with: "<Zoé>"), filledWith: "&lt;Zoé&gt;"))
+        #expect(template.reproduces(template.filled(with: ""), filledWith: ""))
+        #expect(!template.reproduces("", filledWith: ""))
+        #expect(!template.reproduces(String(template.parts[0].dropLast()), filledWith: ""))
     }
 
     /// A view that truncates gets no template: the marker is cut (prefix 5 of a long value), or the

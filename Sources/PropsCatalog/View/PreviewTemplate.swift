@@ -47,20 +47,30 @@ package struct PreviewTemplate: Sendable, Equatable {
     }
 
     /// Whether this template, filled with `text`, is `html` exactly (the same UTF-8, not merely
-    /// canonically equivalent text). Compared part by part, without making the filled HTML: the
-    /// server asks this of every version while someone types.
+    /// canonically equivalent text). Compared part by part over the strings' bytes, without making
+    /// the filled HTML: the server asks this of every version while someone types.
     package func reproduces(_ html: String, filledWith text: String) -> Bool {
-        let escaped = HTMLProjection.escape(text).utf8
-        var rest = html.utf8[...]
-        for (index, part) in parts.enumerated() {
-            if index > 0 {
-                guard rest.starts(with: escaped) else { return false }
-                rest = rest.dropFirst(escaped.count)
+        var html = html
+        var escaped = HTMLProjection.escape(text)
+        return html.withUTF8 { html in
+            escaped.withUTF8 { escaped in
+                var offset = 0
+                for (index, part) in parts.enumerated() {
+                    if index > 0, !Self.take(escaped, from: html, at: &offset) { return false }
+                    var part = part
+                    guard part.withUTF8({ Self.take($0, from: html, at: &offset) }) else { return false }
+                }
+                return offset == html.count
             }
-            guard rest.starts(with: part.utf8) else { return false }
-            rest = rest.dropFirst(part.utf8.count)
         }
-        return rest.isEmpty
+    }
+
+    /// Whether `bytes` come next in `html` at `offset`, which then moves past them.
+    private static func take(_ bytes: UnsafeBufferPointer<UInt8>, from html: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> Bool {
+        guard html.count - offset >= bytes.count,
+              UnsafeBufferPointer(rebasing: html[offset..<offset + bytes.count]).elementsEqual(bytes) else { return false }
+        offset += bytes.count
+        return true
     }
 
     /// Where `text`, escaped, shows in ``filled(with:)``'s HTML: the UTF-16 offset of each
