@@ -16,7 +16,9 @@
 // Until a subscription's whole state has come, a whole state rendered in another environment than the
 // one asked for is dropped: it was sent for the subscription before (the environment changed while it
 // was on its way), and the answer that follows it has the same version. When the server refuses the
-// environment (`bad-environment`), the subscription before stays, and so do its states.
+// environment of the latest subscribe (`bad-environment`, matched by the subscribe's `ref`), the
+// subscription before stays: the connection goes back to that one's environment (the `environment`
+// event says which), and subscribes in it again for a whole state to build deltas on.
 
 import { parse as parseJSON, stringify } from './json.js';
 import { applyDelta } from './state-delta.js';
@@ -36,6 +38,8 @@ export class Connection extends EventTarget {
     this.retryTimer = null;
     this.retryAt = null;
     this.environment = {};
+    this.acceptedEnvironment = {}; // the server's spelling of the environment of the last whole state taken
+    this.subscribeRefs = new Map(); // story -> the ref of the latest subscribe sent for it
     this.subscriptions = new Set();
     this.states = new Map(); // story -> the latest whole state, what the next delta applies to
     this.awaiting = new Set(); // stories (re)subscribed whose whole state has not come yet
@@ -91,8 +95,7 @@ export class Connection extends EventTarget {
         message = this.wholeState(message);
         if (!message) return;
       }
-      // A refused environment leaves the subscription before it in place: its states are the live ones.
-      if (message && message.type === 'error' && message.code === 'bad-environment') this.awaiting.delete(message.story);
+      if (message && message.type === 'error' && message.code === 'bad-environment') this.environmentRefused(message);
       this.dispatchEvent(new CustomEvent('message', { detail: message }));
     });
     socket.addEventListener('close', () => {
@@ -110,6 +113,7 @@ export class Connection extends EventTarget {
   wholeState(message) {
     if (!message.delta) {
       if (this.awaiting.has(message.story) && !sameAsRequested(message.environment, this.environment)) return null;
+      this.acceptedEnvironment = message.environment ?? {};
       this.states.set(message.story, message);
       this.awaiting.delete(message.story);
       return message;
@@ -126,6 +130,22 @@ export class Connection extends EventTarget {
       }
       return null;
     }
+  }
+
+  /**
+   * The server refused the environment of a subscribe (and kept the subscription before it). When
+   * that was the story's latest subscribe, the connection goes back to the environment its states
+   * were last taken in and subscribes in it again, so that deltas have a state to apply to and a
+   * reconnect does not ask for the refused one again.
+   */
+  environmentRefused(error) {
+    if (error.ref === undefined || error.ref !== this.subscribeRefs.get(error.story)) return;
+    this.environment = this.acceptedEnvironment;
+    this.dispatchEvent(new CustomEvent('environment', { detail: { environment: this.environment } }));
+    if (!this.subscriptions.has(error.story)) return;
+    this.states.delete(error.story);
+    this.awaiting.add(error.story);
+    this.send(this.subscription(error.story));
   }
 
   /** Sends a message now; false when the socket is not open (the caller tells the user). */
@@ -161,8 +181,11 @@ export class Connection extends EventTarget {
     this.send(this.subscription(story));
   }
 
+  /** The `subscribe` message for `story`, with a ref of its own (the refusal of an environment echoes it). */
   subscription(story) {
-    const message = { type: 'subscribe', story, delta: true };
+    const ref = this.nextRef('subscribe');
+    this.subscribeRefs.set(story, ref);
+    const message = { type: 'subscribe', story, delta: true, ref };
     if (this.environment && Object.keys(this.environment).length) message.environment = this.environment;
     return message;
   }
@@ -170,6 +193,7 @@ export class Connection extends EventTarget {
   unsubscribe(story) {
     this.states.delete(story);
     this.awaiting.delete(story);
+    this.subscribeRefs.delete(story);
     if (this.subscriptions.delete(story)) this.send({ type: 'unsubscribe', story });
   }
 

@@ -44,6 +44,7 @@ export class Controls {
     this.serverErrors = new Set(); // pointers whose error came from the server
     this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
     this.openState = new Map();  // pointer -> whether its <details> is open
+    this.generation = 0;         // bumped by reset(): work begun before it sends nothing
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
     this.focusedPointer = null;
     root.addEventListener('focusin', (event) => {
@@ -59,6 +60,7 @@ export class Controls {
   /** A new story (or schema): forget everything about the previous one. */
   reset(schema) {
     for (const sender of this.senders.values()) sender.cancel();
+    this.generation += 1;  // what was started for the story before (a case switch) sends nothing
     this.schema = schema;
     this.props = undefined;
     this.shape = null;
@@ -463,7 +465,9 @@ export class Controls {
     this.touch(pointer);
     select.disabled = true;
     try {
+      const generation = this.generation;
       const fromVariant = await this.hooks.variantValue(pointer, name);
+      if (generation !== this.generation) return;  // another story (or the same one anew) opened meanwhile
       const unionCase = schema.cases.find((c) => c.name === name);
       // A value of the case from this component's variants, else the schema's example (from the
       // variants of the component, or of the child component it embeds), else a default.
@@ -517,24 +521,24 @@ export class Controls {
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
-      sender = fieldSender((value) => this.send(pointer, value));
+      sender = fieldSender((value, base) => this.send(pointer, value, base));
       this.senders.set(pointer, sender);
     }
     return sender;
   }
 
-  send(pointer, value) {
+  send(pointer, value, base) {
     if (pointer === '') {
       this.clearError(pointer);
-      return this.report(pointer, this.hooks.replace(value));
+      return this.report(pointer, this.hooks.replace(value, base));
     }
-    return this.sendOps([{ op: 'replace', path: pointer, value }], pointer);
+    return this.sendOps([{ op: 'replace', path: pointer, value }], pointer, base);
   }
 
-  sendOps(operations, pointer) {
+  sendOps(operations, pointer, base) {
     this.touch(pointer);
     this.clearError(pointer);
-    return this.report(pointer, this.hooks.patch(operations, pointer));
+    return this.report(pointer, this.hooks.patch(operations, pointer, base));
   }
 
   report(pointer, sent) {
@@ -546,14 +550,15 @@ export class Controls {
 
   /**
    * The server answered the edit `ref` (a state carrying it, or an error): the field it came from
-   * sends what was typed meanwhile, or, refused, drops it and shows the live value again (the
-   * caller shows the error). Other fields learn that a state overtook their edit in flight.
+   * sends what was typed meanwhile, or, refused, drops it and shows its value in `liveProps` again
+   * (the latest state's: while someone types, the controls' own props wait for a pause; the caller
+   * shows the error). Other fields learn that a state overtook their edit in flight.
    */
-  settle(ref, accepted) {
+  settle(ref, accepted, liveProps = this.props) {
     for (const [pointer, sender] of this.senders) {
       if (!sender.settle(ref, accepted)) continue;
-      if (!accepted && this.props !== undefined) {
-        const live = JSONPointer.get(this.props, pointer);
+      if (!accepted && liveProps !== undefined) {
+        const live = JSONPointer.get(liveProps, pointer);
         if (live !== undefined) this.bindings.get(pointer)?.(live);
       }
       return true;
@@ -576,14 +581,16 @@ export class Controls {
     for (const sender of this.senders.values()) sender.release();
   }
 
-  /** Connected again: sends each field's latest value that may not have reached the server. */
-  resume() {
+  /**
+   * Connected again: sends each field's latest value that may not have reached the server, to apply
+   * to version `base` (the last this page saw) only: one the server applied before the connection
+   * dropped, or one others have changed the story since, is answered `conflict` (main.js).
+   */
+  resume(base) {
     for (const [pointer, sender] of this.senders) {
-      const lost = sender.unanswered();
-      if (lost) {
-        this.clearError(pointer);
-        sender(lost.value);
-      }
+      if (!sender.unanswered()) continue;
+      this.clearError(pointer);
+      sender.resume(base);
     }
   }
 

@@ -12,7 +12,8 @@
 const OVERTAKEN_GRACE_MS = 1000;
 
 /**
- * @param send (value) -> ref | false: sends an edit now; false when it could not be sent
+ * @param send (value, base) -> ref | false: sends an edit now (`base`: the version it must apply to,
+ *   or undefined); false when it could not be sent
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
  *      drops the value waiting behind it: it was typed on top of what the server refused),
@@ -20,15 +21,17 @@ const OVERTAKEN_GRACE_MS = 1000;
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
  *   `.flush()` (nothing waits for a pause; kept for callers that flush on blur or Enter),
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
- *      dropped), `.release()` forgets the edit in flight (the connection it went on is gone).
+ *      dropped), `.release()` forgets the edit in flight (the connection it went on is gone),
+ *   `.resume(base)` sends that value again, to apply to version `base` only (the server may have
+ *      applied it before the connection dropped, and others may have changed the story since).
  */
 export function fieldSender(send) {
   let inFlight = null;  // {ref, value, timer}
   let waiting = null;   // {value}
   let lost = null;      // {value}: in flight or waiting when the connection dropped
 
-  const dispatch = (value) => {
-    const ref = send(value);
+  const dispatch = (value, base) => {
+    const ref = send(value, base);
     inFlight = ref ? { ref, value, timer: null } : null;
     if (!ref) lost = { value }; // sent again once connected (`unanswered`)
   };
@@ -62,5 +65,12 @@ export function fieldSender(send) {
     waiting = null;
   };
   sender.unanswered = () => lost;
+  sender.resume = (base) => {
+    if (!lost || inFlight) return false;
+    const { value } = lost;
+    lost = null;
+    dispatch(value, base);
+    return true;
+  };
   return sender;
 }

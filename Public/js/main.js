@@ -67,7 +67,7 @@ const preview = new Preview($('preview'), {
       return;
     }
     const ref = connection.nextRef('dispatch');
-    refs.set(ref, { kind: 'dispatch' });
+    refs.set(ref, { kind: 'dispatch', story: current.storyId });
     if (!connection.send({ type: 'dispatch', story: current.storyId, command, payload, ref })) {
       toast('Not connected: the command was not sent.', 'error');
     }
@@ -82,8 +82,11 @@ const renderers = new RendererPanel({
 const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPending(pointer) });
 
 const controls = new Controls($('controls'), {
-  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
-  replace: (props) => send({ type: 'replace', props }, { kind: 'patch', pointer: '' }),
+  // `base`: an edit sent again after a reconnect (Controls.resume), which must apply to that version.
+  patch: (patch, pointer, base) => send({ type: 'patch', patch, ...(base !== undefined && { base }) },
+    { kind: 'patch', pointer, ...(base !== undefined && { resent: patch[0].value }) }),
+  replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) },
+    { kind: 'patch', pointer: '', ...(base !== undefined && { resent: props }) }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   typed: (pointer, text) => {
     const html = optimistic.onTyped(pointer, text);
@@ -109,7 +112,7 @@ const timeTravel = new TimeTravel({
   send: (message) => connection.send(message),
   nextRef: (kind) => {
     const ref = connection.nextRef(kind);
-    refs.set(ref, { kind });
+    refs.set(ref, { kind, story: current.storyId });
     return ref;
   },
   isOwnRef,
@@ -175,7 +178,7 @@ const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-coun
 function send(message, meta) {
   if (!current.storyId) return false;
   const ref = connection.nextRef(meta.kind);
-  refs.set(ref, meta);
+  refs.set(ref, { ...meta, story: current.storyId });
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
   return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
@@ -219,7 +222,8 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
   const story = index.stories.get(storyId);
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
-    Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null });
+    // A deep link's props belong to the story it named: opening another one drops them.
+    Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null, linkProps: undefined });
     optimistic.reset();
     showPanelsOncePaused.cancel();
     controls.reset(null);
@@ -435,14 +439,25 @@ function onError(error) {
     }
     return;
   }
+  if (meta.story !== undefined && meta.story !== current.storyId) {
+    // An edit of a story no longer open: its controls are gone, so the error is said, not placed.
+    toast(`${meta.story}: ${error.message || error.code}`, 'error');
+    return;
+  }
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
-      controls.settle(error.ref, false);
+      const resentConflict = error.code === 'conflict' && 'resent' in meta;
+      if (resentConflict && current.state && canonicalJSON(JSONPointer.get(current.state.props, meta.pointer)) === canonicalJSON(meta.resent)) {
+        controls.settle(error.ref, true);  // it had reached the server before the connection dropped
+        break;
+      }
+      controls.settle(error.ref, false, current.state?.props);
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
-      const row = where !== undefined ? controls.showServerError(where, error.message) : null;
-      if (!row) toast(`${error.path ? `${error.path}: ` : ''}${error.message}`, 'error');
+      const message = resentConflict ? 'Not applied: the story changed while the connection was down.' : error.message;
+      const row = where !== undefined ? controls.showServerError(where, message) : null;
+      if (!row) toast(`${error.path ? `${error.path}: ` : ''}${message}`, 'error');
       break;
     }
     case 'json':
@@ -502,10 +517,17 @@ function updateBanner(detail) {
 }
 $('banner-retry').addEventListener('click', () => connection.retryNow());
 
+// The server refused the environment asked for (an edited address): the connection went back to the
+// one its states are in, and so do the toolbar, the preview and the address.
+connection.addEventListener('environment', ({ detail }) => {
+  setEnvironment(Environment.fromParams(new URLSearchParams(detail.environment)), { resubscribe: false });
+  if (current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
+});
+
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
   optimistic.reset();
-  controls.resume();
+  controls.resume(current.state?.version);
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {

@@ -323,18 +323,38 @@ def assert_whole_state_shown(page, server):
     page.locator("#tab-preview").click()
 
 
+class Relay:
+    """The page's WebSockets as `relay_web_socket` routes them: the latest one's two ends."""
+
+    def __init__(self):
+        self.pages, self.servers = [], []
+
+    def to_page(self, data):
+        """Sends a parsed message to the page, as if the server had (one held back, say)."""
+        self.pages[-1].send(json.dumps(data))
+
+    def to_server(self, data):
+        """Sends a parsed message to the server, as if the page had."""
+        self.servers[-1].send(json.dumps(data))
+
+    def drop(self):
+        """Closes the page's connection, as a network drop or a server restart would."""
+        self.pages[-1].close()
+
+
 def relay_web_socket(page, from_server=None, from_page=None):
     """Routes the page's WebSocket through the test: each text message, parsed (None when it is not
     JSON), goes to `from_server` or `from_page`, which return the message to pass on (the parsed one,
-    maybe changed, or None to drop it); without a function, messages pass as they are. Returns a
-    function that sends a parsed message to the page, as if the server had (one held back, say)."""
-    sockets = []
+    maybe changed, or None to drop it); without a function, messages pass as they are. Returns the
+    `Relay`, to send held messages on or drop the connection."""
+    relay = Relay()
 
     def route(ws):
-        sockets.append(ws)
         server = ws.connect_to_server()
+        relay.pages.append(ws)
+        relay.servers.append(server)
 
-        def relay(message, look, send):
+        def forward(message, look, send):
             data = json.loads(message) if isinstance(message, str) else None
             if look is None or data is None:
                 send(message)
@@ -343,11 +363,11 @@ def relay_web_socket(page, from_server=None, from_page=None):
             if data is not None:
                 send(json.dumps(data))
 
-        server.on_message(lambda message: relay(message, from_server, ws.send))
-        ws.on_message(lambda message: relay(message, from_page, server.send))
+        server.on_message(lambda message: forward(message, from_server, ws.send))
+        ws.on_message(lambda message: forward(message, from_page, server.send))
 
     page.route_web_socket("**/ws", route)
-    return lambda data: sockets[-1].send(json.dumps(data))
+    return relay
 
 
 def wait_until(page, condition, timeout=10):
@@ -394,77 +414,6 @@ def test_a_delta_that_does_not_fit_is_dropped_and_the_whole_state_asked_for_agai
     patch_item(list_server, 30, "Third")
     expect(preview(page).locator("text=Third")).to_have_count(1)
     assert_whole_state_shown(page, list_server)
-
-
-MOVIE = "media-movie-detail--default"  # its rating reads "8.1" in en-US and "8,1" in de-DE
-
-
-def test_a_state_of_the_environment_left_is_not_shown_for_the_new_one(fresh_server, ui):
-    """The page switches from de-DE back to the default while a state of de-DE (someone's edit) is
-    on its way: that state comes first, then the answer to the new subscription, of the same
-    version. The page shows the answer's, the default environment's, not the one it left."""
-    page = ui.new_page()
-    held = []
-
-    def from_server(data):
-        if data.get("type") == "state" and holding:
-            held.append(data)
-            return None
-        return data
-
-    holding = False
-    to_page = relay_web_socket(page, from_server)
-    ui.open(fresh_server, MOVIE, page=page, hash_suffix="?locale=de-DE")
-    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
-    holding = True
-    response = requests.patch(f"{fresh_server.url}/api/stories/{MOVIE}/props",
-                              json=[{"op": "replace", "path": "/movie/title", "value": "Held back"}], timeout=10)
-    assert response.status_code == 200, response.text
-    assert wait_until(page, lambda: len(held) == 1)
-    page.locator("#env-locale").select_option("en-US")
-    assert wait_until(page, lambda: len(held) == 2)
-    assert held[0]["environment"] == {"locale": "de-DE"} and "environment" not in held[1]
-    assert held[0]["version"] == held[1]["version"]
-    holding = False
-    for data in held:
-        to_page(data)
-    expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
-    expect(preview(page).locator("text=Held back")).to_have_count(1)
-    page.wait_for_timeout(300)
-    expect(preview(page).locator("text=★ 8,1")).to_have_count(0)
-
-
-def test_a_refused_environment_leaves_the_page_live_in_the_one_before(fresh_server, ui):
-    """An edited address names an environment the server refuses: the page says so, and the
-    subscription before it (de-DE here) goes on bringing every version to the preview."""
-    page = ui.open(fresh_server, MOVIE, hash_suffix="?locale=de-DE")
-    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
-    page.evaluate("() => { window.location.hash = window.location.hash.replace('locale=de-DE', 'locale=x!'); }")
-    expect(page.locator(".toast").filter(has_text="BCP 47")).to_have_count(1)
-    response = requests.patch(f"{fresh_server.url}/api/stories/{MOVIE}/props",
-                              json=[{"op": "replace", "path": "/movie/title", "value": "Still live"}], timeout=10)
-    assert response.status_code == 200, response.text
-    expect(preview(page).locator("text=Still live")).to_have_count(1)
-    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
-
-
-def test_a_state_is_matched_to_the_environment_asked_for_as_the_server_spells_it(fresh_server, ui):
-    """environment.js's sameAsRequested: the server leaves defaults out and writes language tags in
-    canonical case; a page may have asked in another case, or for a default by name."""
-    page = ui.open(fresh_server, PROFILE)
-    result = page.evaluate("""async () => {
-        const { sameAsRequested } = await import('/js/environment.js');
-        return [
-          sameAsRequested(undefined, {}),
-          sameAsRequested({ locale: 'de-DE' }, { locale: 'de-de' }),
-          sameAsRequested(undefined, { locale: 'EN-us', colorScheme: 'light' }),
-          sameAsRequested({ width: '320', layoutDirection: 'rtl' }, { layoutDirection: 'rtl', width: '320' }),
-          sameAsRequested({ locale: 'de-DE' }, {}),
-          sameAsRequested(undefined, { colorScheme: 'dark' }),
-          sameAsRequested({ width: '320' }, { width: '375' }),
-        ];
-    }""")
-    assert result == [True, True, True, True, False, False, False]
 
 
 def test_the_page_rebuilds_states_from_every_kind_of_delta(fresh_server, ui):

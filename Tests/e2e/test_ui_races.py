@@ -1,0 +1,318 @@
+"""Races between what the page sends and what the server sends back: a state, an error or a
+subscription's answer still on its way when the user switches story or environment, or when the
+connection drops. Each test holds a message back (or drops the connection) through
+`relay_web_socket`, so the window that is narrow in real life is wide here; each fails without the
+page's handling of that case.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_races.py -q
+"""
+import base64
+import json
+
+import requests
+from playwright.sync_api import expect
+
+from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, relay_web_socket, wait_until
+from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
+
+MOVIE = "media-movie-detail--default"  # its rating reads "8.1" in en-US and "8,1" in de-DE
+NO_AVATAR = "profile-user-profile--no-avatar"  # the same component as PROFILE
+
+
+def patch(server, story, ops):
+    response = requests.patch(f"{server.url}/api/stories/{story}/props", json=ops, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def rename_movie(server, title):
+    return patch(server, MOVIE, [{"op": "replace", "path": "/movie/title", "value": title}])
+
+
+def toasts(page, text):
+    return page.locator(".toast").filter(has_text=text)
+
+
+# MARK: - Environments
+
+
+def test_a_state_of_the_environment_left_is_not_shown_for_the_new_one(fresh_server, ui):
+    """The page switches from de-DE back to the default while a state of de-DE (someone's edit) is
+    on its way: that state comes first, then the answer to the new subscription, of the same
+    version. The page shows the answer's, the default environment's, not the one it left."""
+    page = ui.new_page()
+    held = []
+
+    def from_server(data):
+        if data.get("type") == "state" and holding:
+            held.append(data)
+            return None
+        return data
+
+    holding = False
+    relay = relay_web_socket(page, from_server)
+    ui.open(fresh_server, MOVIE, page=page, hash_suffix="?locale=de-DE")
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    holding = True
+    response = requests.patch(f"{fresh_server.url}/api/stories/{MOVIE}/props",
+                              json=[{"op": "replace", "path": "/movie/title", "value": "Held back"}], timeout=10)
+    assert response.status_code == 200, response.text
+    assert wait_until(page, lambda: len(held) == 1)
+    page.locator("#env-locale").select_option("en-US")
+    assert wait_until(page, lambda: len(held) == 2)
+    assert held[0]["environment"] == {"locale": "de-DE"} and "environment" not in held[1]
+    assert held[0]["version"] == held[1]["version"]
+    holding = False
+    for data in held:
+        relay.to_page(data)
+    expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
+    expect(preview(page).locator("text=Held back")).to_have_count(1)
+    page.wait_for_timeout(300)
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(0)
+
+
+def test_a_state_is_matched_to_the_environment_asked_for_as_the_server_spells_it(fresh_server, ui):
+    """environment.js's sameAsRequested: the server leaves defaults out and writes language tags in
+    canonical case; a page may have asked in another case, or for a default by name."""
+    page = ui.open(fresh_server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { sameAsRequested } = await import('/js/environment.js');
+        return [
+          sameAsRequested(undefined, {}),
+          sameAsRequested({ locale: 'de-DE' }, { locale: 'de-de' }),
+          sameAsRequested(undefined, { locale: 'EN-us', colorScheme: 'light' }),
+          sameAsRequested({ width: '320', layoutDirection: 'rtl' }, { layoutDirection: 'rtl', width: '320' }),
+          sameAsRequested({ locale: 'de-DE' }, {}),
+          sameAsRequested(undefined, { colorScheme: 'dark' }),
+          sameAsRequested({ width: '320' }, { width: '375' }),
+        ];
+    }""")
+    assert result == [True, True, True, True, False, False, False]
+
+
+def test_a_refused_environment_puts_the_page_back_in_the_one_in_force(fresh_server, ui):
+    """An edited address names an environment the server refuses while the page takes deltas in the
+    default one: the page says so once, goes back to the default (toolbar and address too), and every
+    later version reaches the preview; no subscribe asks for the refused environment again."""
+    page = ui.new_page()
+    subscribes = []
+    relay_web_socket(page, None, lambda data: (subscribes.append(data) if data.get("type") == "subscribe" else None) or data)
+    ui.open(fresh_server, MOVIE, page=page)
+    expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
+    page.evaluate("() => { window.location.hash = window.location.hash + '?locale=x!'; }")
+    expect(toasts(page, "BCP 47")).to_have_count(1)
+    expect(page.locator("#env-locale")).to_have_value("en-US")
+    assert wait_until(page, lambda: "locale" not in page.url), page.url
+    for index in range(3):
+        rename_movie(fresh_server, f"Still live {index}")
+        expect(preview(page).locator(f"text=Still live {index}")).to_have_count(1)
+    page.wait_for_timeout(300)
+    expect(toasts(page, "BCP 47")).to_have_count(1)
+    assert [s.get("environment", {}).get("locale") for s in subscribes].count("x!") == 1, subscribes
+
+
+def test_a_refused_environment_is_not_asked_for_again_after_a_reconnect(fresh_server, ui):
+    """From de-DE, the address names a locale the server refuses: the page stays live in de-DE, and
+    after the connection drops it subscribes in de-DE again, not in the refused locale."""
+    page = ui.new_page()
+    subscribes = []
+    relay = relay_web_socket(page, None, lambda data: (subscribes.append(data) if data.get("type") == "subscribe" else None) or data)
+    ui.open(fresh_server, MOVIE, page=page, hash_suffix="?locale=de-DE")
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    page.evaluate("() => { window.location.hash = window.location.hash.replace('locale=de-DE', 'locale=x!'); }")
+    expect(toasts(page, "BCP 47")).to_have_count(1)
+    expect(page.locator("#env-locale")).to_have_value("de-DE")
+    rename_movie(fresh_server, "Before the drop")
+    expect(preview(page).locator("text=Before the drop")).to_have_count(1)
+    relay.drop()
+    assert wait_until(page, lambda: len(relay.pages) == 2)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+    rename_movie(fresh_server, "After the reconnect")
+    expect(preview(page).locator("text=After the reconnect")).to_have_count(1)
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    assert subscribes[-1].get("environment") == {"locale": "de-DE"}, subscribes
+
+
+def test_the_refusal_of_an_older_subscribe_does_not_end_the_wait_for_the_newer_one(fresh_server, ui):
+    """In de-DE the address names a refused locale, then, before the refusal comes back, the user
+    picks en-GB (its subscribe slow to reach the server). A de-DE state after the refusal must not be
+    taken for en-GB's answer: the preview ends in en-GB."""
+    page = ui.new_page()
+    held_up, held_down, received = [], [], []
+    holding = {"up": False, "down": False}
+
+    def from_server(data):
+        received.append(data)
+        if holding["down"] and data.get("code") == "bad-environment":
+            held_down.append(data)
+            return None
+        return data
+
+    def from_page(data):
+        if holding["up"] and data.get("type") == "subscribe" and data.get("environment", {}).get("locale") == "en-GB":
+            held_up.append(data)
+            return None
+        return data
+
+    relay = relay_web_socket(page, from_server, from_page)
+    ui.open(fresh_server, MOVIE, page=page, hash_suffix="?locale=de-DE")
+    expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
+    holding.update(up=True, down=True)
+    page.evaluate("() => { window.location.hash = window.location.hash.replace('locale=de-DE', 'locale=x!'); }")
+    page.locator("#env-locale").select_option("en-GB")
+    assert wait_until(page, lambda: len(held_up) == 1 and len(held_down) == 1)
+    holding.update(down=False)
+    relay.to_page(held_down[0])
+    rename_movie(fresh_server, "Edited meanwhile")
+    assert wait_until(page, lambda: any(d.get("type") == "state" and d["props"]["movie"]["title"] == "Edited meanwhile" for d in received))
+    holding.update(up=False)
+    relay.to_server(held_up[0])
+    assert wait_until(page, lambda: any(d.get("type") == "state" and d.get("environment") == {"locale": "en-GB"} for d in received))
+    expect(preview(page).locator("text=Edited meanwhile")).to_have_count(1)
+    expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
+    expect(page.locator("#env-locale")).to_have_value("en-GB")
+
+
+# MARK: - Edits
+
+
+def test_a_refused_edit_after_fast_typing_puts_back_the_live_text(fresh_server, ui):
+    """Fast typing is accepted keystroke by keystroke while the controls' panel waits for a pause;
+    the last keystroke is refused: the field goes back to the live text (what the preview shows),
+    not to what it held before the burst, and the next keystroke adds to that text."""
+    page = ui.open(fresh_server, PROFILE)
+    page.evaluate(REFUSE_NAMES_WITH_A_BANG)
+    name = control(page, "/name")
+    name.click()
+    name.press("Control+a")
+    name.press("Delete")
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "")
+    page.wait_for_timeout(400)
+    name.press_sequentially("Grace Hopper!", delay=25)
+    row = page.locator('.field[data-pointer="/name"]')
+    expect(row.locator(".field-error")).to_contain_text("string")
+    assert live(fresh_server, PROFILE)["props"]["name"] == "Grace Hopper"
+    expect(name).to_have_value("Grace Hopper")
+    expect(preview(page).locator("h2")).to_have_text("Grace Hopper")
+    name.press("End")
+    name.press_sequentially("X", delay=0)
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "Grace HopperX")
+
+
+def test_an_edit_sent_again_after_a_reconnect_applies_to_the_version_it_was_typed_on(fresh_server, ui):
+    """The server applies a keystroke but the connection drops before its state comes back, and the
+    page sends the keystroke again once reconnected. When nothing else changed, that is quietly
+    fine; when another window changed the name meanwhile, the later change stays and the field says
+    the keystroke was not applied."""
+    page = ui.new_page()
+    dropping = [False]
+    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data)
+    ui.open(fresh_server, PROFILE, page=page)
+    name = control(page, "/name")
+    row = page.locator('.field[data-pointer="/name"]')
+
+    def type_while_the_answer_is_lost(text):
+        dropping[0] = True
+        name.press("End")
+        name.press_sequentially(text, delay=0)
+        assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"].endswith(text))
+        page.wait_for_timeout(200)
+        relay.drop()
+
+    def reconnected(count):
+        dropping[0] = False
+        assert wait_until(page, lambda: len(relay.pages) == count)
+        expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+
+    name.click()
+    type_while_the_answer_is_lost("T")
+    typed = live(fresh_server, PROFILE)
+    reconnected(2)
+    page.wait_for_timeout(600)
+    assert live(fresh_server, PROFILE)["version"] == typed["version"]  # sent again, not applied twice
+    expect(row.locator(".field-error")).to_have_text("")
+    expect(name).to_have_value(typed["props"]["name"])
+
+    type_while_the_answer_is_lost("U")
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": "Other window, later"}])
+    reconnected(3)
+    expect(row.locator(".field-error")).to_contain_text("connection was down")
+    assert live(fresh_server, PROFILE)["props"]["name"] == "Other window, later"
+    expect(preview(page).locator("h2")).to_have_text("Other window, later")
+
+
+# MARK: - Switching story
+
+
+def test_a_links_props_are_not_applied_to_the_story_opened_instead(fresh_server, ui):
+    """A shared link carries props for one story; the user opens another story of the same
+    component before the first one's state has come: nothing is sent to the other story."""
+    props = {"avatarURL": "https://example.com/x.png", "email": "link@example.com", "name": "From the link"}
+    encoded = base64.urlsafe_b64encode(json.dumps(props).encode()).decode().rstrip("=")
+    before = live(fresh_server, NO_AVATAR)
+    page = ui.new_page()
+    held, replaces = [], []
+
+    def from_server(data):
+        if data.get("type") == "state" and data.get("story") == PROFILE:
+            held.append(data)
+            return None
+        return data
+
+    relay_web_socket(page, from_server, lambda data: (replaces.append(data) if data.get("type") == "replace" else None) or data)
+    page.goto(f"{fresh_server.url}/#/story/{PROFILE}?props={encoded}")
+    assert wait_until(page, lambda: len(held) == 1)
+    page.evaluate(f"() => {{ window.location.hash = '#/story/{NO_AVATAR}'; }}")
+    expect(preview(page).locator("h2")).to_have_text(before["props"]["name"])
+    page.wait_for_timeout(500)
+    assert replaces == [] and live(fresh_server, NO_AVATAR) == before
+
+
+def test_an_error_for_the_story_left_is_said_and_not_put_on_the_new_storys_field(fresh_server, ui):
+    """An edit of one story is refused, its error still on its way when the user opens another story
+    of the same component: the error is said in a toast, and the new story's field, which has the
+    same path, stays free to follow live changes."""
+    page = ui.new_page()
+    held, holding = [], [False]
+    relay = relay_web_socket(page, lambda data: (held.append(data), None)[1] if holding[0] and data.get("type") == "error" else data)
+    ui.open(fresh_server, PROFILE, page=page)
+    page.evaluate(REFUSE_NAMES_WITH_A_BANG)
+    name = control(page, "/name")
+    name.click()
+    name.press("End")
+    holding[0] = True
+    name.press_sequentially("!", delay=0)
+    assert wait_until(page, lambda: len(held) == 1)
+    page.evaluate(f"() => {{ window.location.hash = '#/story/{NO_AVATAR}'; }}")
+    expect(control(page, "/name")).to_have_value(live(fresh_server, NO_AVATAR)["props"]["name"])
+    holding[0] = False
+    relay.to_page(held[0])
+    expect(toasts(page, PROFILE)).to_have_count(1)
+    expect(page.locator('.field[data-pointer="/name"] .field-error')).to_have_text("")
+    patch(fresh_server, NO_AVATAR, [{"op": "replace", "path": "/name", "value": "Renamed elsewhere"}])
+    expect(control(page, "/name")).to_have_value("Renamed elsewhere")
+
+
+SLOW_STORY_FETCHES = """() => {
+  const fetch0 = window.fetch;
+  window.fetch = (url, ...rest) => String(url).includes('api/stories/')
+    ? new Promise((resolve) => setTimeout(resolve, 1500)).then(() => fetch0(url, ...rest))
+    : fetch0(url, ...rest);
+}"""
+
+
+def test_a_case_switch_still_waiting_for_variants_is_not_sent_to_the_story_opened_instead(fresh_server, ui):
+    """Switching a union's case waits for the component's variants (fetched slowly here); the user
+    opens a sibling story meanwhile: neither story changes."""
+    first, sibling = "maps-location-picker--default", "maps-location-picker--loading"
+    before = {story: live(fresh_server, story)["props"] for story in (first, sibling)}
+    page = ui.new_page()
+    page.add_init_script(f"({SLOW_STORY_FETCHES})()")
+    ui.open(fresh_server, first, page=page)
+    case = control(page, "/status", role="case")
+    expect(case).to_be_visible()
+    case.select_option("failed")
+    page.wait_for_timeout(100)
+    page.evaluate(f"() => {{ window.location.hash = '#/story/{sibling}'; }}")
+    page.wait_for_timeout(2500)
+    assert {story: live(fresh_server, story)["props"] for story in (first, sibling)} == before
