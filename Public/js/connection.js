@@ -5,6 +5,7 @@
 //   status   {status: 'connecting' | 'connected' | 'reconnecting' | 'offline', attempt, retryAt}
 //   open     {reconnected}   the socket is open and the subscriptions were sent again
 //   message  the parsed server message ({type: 'hello' | 'state' | 'error' | 'action' | 'history' | 'replay', ...})
+//   environment {environment}  the server refused the environment asked for: the connection is back in this one
 //
 // Subscriptions ask for deltas: after the first state, the server sends what changed (a props patch
 // and a splice of each projection). The connection keeps each story's latest state and turns every
@@ -142,7 +143,6 @@ export class Connection extends EventTarget {
     if (error.ref === undefined || error.ref !== this.subscribeRefs.get(error.story)) return;
     this.environment = this.acceptedEnvironment;
     this.dispatchEvent(new CustomEvent('environment', { detail: { environment: this.environment } }));
-    if (!this.subscriptions.has(error.story)) return;
     this.states.delete(error.story);
     this.awaiting.add(error.story);
     this.send(this.subscription(error.story));

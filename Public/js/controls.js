@@ -11,7 +11,7 @@
 // the shape of the props changes (array length, union case, null vs value), the panel is rebuilt
 // with the focus and the text being typed kept.
 
-import { h } from './dom.js';
+import { h, canonicalJSON } from './dom.js';
 import { fieldSender } from './field-sender.js';
 import { parse as parseJSON, stringify, numberText, clone } from './json.js';
 import * as JSONPointer from './json-pointer.js';
@@ -20,6 +20,8 @@ import {
 } from './schema-values.js';
 
 const BUSY_MS = 1000;
+/** What a field says of its edit made while the connection was down, when someone else changed it meanwhile. */
+export const CHANGED_MEANWHILE = 'Not applied: this field changed elsewhere while the connection was down.';
 const TYPING_MS = 250; // typed within this long: the user is typing (see typing())
 
 let controlCounter = 0;
@@ -521,24 +523,26 @@ export class Controls {
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
-      sender = fieldSender((value, base) => this.send(pointer, value, base));
+      sender = fieldSender((value, expected) => this.send(pointer, value, expected));
       this.senders.set(pointer, sender);
     }
     return sender;
   }
 
-  send(pointer, value, base) {
+  /** Sends the field's value; with `expected`, only to apply while the field holds that (a `test`). */
+  send(pointer, value, expected) {
     if (pointer === '') {
       this.clearError(pointer);
-      return this.report(pointer, this.hooks.replace(value, base));
+      return this.report(pointer, this.hooks.replace(value));
     }
-    return this.sendOps([{ op: 'replace', path: pointer, value }], pointer, base);
+    const test = expected === undefined ? [] : [{ op: 'test', path: pointer, value: expected }];
+    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer);
   }
 
-  sendOps(operations, pointer, base) {
+  sendOps(operations, pointer) {
     this.touch(pointer);
     this.clearError(pointer);
-    return this.report(pointer, this.hooks.patch(operations, pointer, base));
+    return this.report(pointer, this.hooks.patch(operations, pointer));
   }
 
   report(pointer, sent) {
@@ -582,15 +586,30 @@ export class Controls {
   }
 
   /**
-   * Connected again: sends each field's latest value that may not have reached the server, to apply
-   * to version `base` (the last this page saw) only: one the server applied before the connection
-   * dropped, or one others have changed the story since, is answered `conflict` (main.js).
+   * Connected again, and the first state since has come (`liveProps`; `beforeProps`: the last one
+   * before the connection dropped). Each field's latest value that may not have reached the server:
+   * - is done with when the live value is that value (the server had applied it);
+   * - is sent again when the field still holds what this page last saw there, or the value it had
+   *   in flight (its own edit, applied), on condition that it still does when the edit arrives;
+   * - is not sent when someone else changed the field meanwhile: their change stays, and the field
+   *   says so.
    */
-  resume(base) {
+  resume(beforeProps, liveProps) {
+    const same = (a, b) => a !== undefined && b !== undefined && canonicalJSON(a) === canonicalJSON(b);
     for (const [pointer, sender] of this.senders) {
-      if (!sender.unanswered()) continue;
+      const lost = sender.unanswered();
+      if (!lost) continue;
       this.clearError(pointer);
-      sender.resume(base);
+      const live = JSONPointer.get(liveProps, pointer);
+      if (same(live, lost.value)) {
+        sender.forget();
+      } else if (pointer !== '' && (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight))) {
+        sender.resume(live);
+      } else {
+        sender.forget();
+        if (live !== undefined) this.bindings.get(pointer)?.(live);
+        this.showServerError(pointer, CHANGED_MEANWHILE);
+      }
     }
   }
 

@@ -12,8 +12,8 @@
 const OVERTAKEN_GRACE_MS = 1000;
 
 /**
- * @param send (value, base) -> ref | false: sends an edit now (`base`: the version it must apply to,
- *   or undefined); false when it could not be sent
+ * @param send (value, expected) -> ref | false: sends an edit now (`expected`: the value the field
+ *   must still hold for it to apply, or undefined); false when it could not be sent
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
  *      drops the value waiting behind it: it was typed on top of what the server refused),
@@ -21,17 +21,18 @@ const OVERTAKEN_GRACE_MS = 1000;
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
  *   `.flush()` (nothing waits for a pause; kept for callers that flush on blur or Enter),
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
- *      dropped), `.release()` forgets the edit in flight (the connection it went on is gone),
- *   `.resume(base)` sends that value again, to apply to version `base` only (the server may have
- *      applied it before the connection dropped, and others may have changed the story since).
+ *      dropped), and the value then in flight (`inFlight`, when one was: the server may have applied
+ *      it), `.release()` forgets the edit in flight (the connection it went on is gone),
+ *   `.resume(expected)` sends that value again, to apply only while the field holds `expected`,
+ *   `.forget()` drops it.
  */
 export function fieldSender(send) {
   let inFlight = null;  // {ref, value, timer}
   let waiting = null;   // {value}
-  let lost = null;      // {value}: in flight or waiting when the connection dropped
+  let lost = null;      // {value, inFlight?}: in flight or waiting when the connection dropped
 
-  const dispatch = (value, base) => {
-    const ref = send(value, base);
+  const dispatch = (value, expected) => {
+    const ref = send(value, expected);
     inFlight = ref ? { ref, value, timer: null } : null;
     if (!ref) lost = { value }; // sent again once connected (`unanswered`)
   };
@@ -59,18 +60,17 @@ export function fieldSender(send) {
   sender.flush = () => {};
   sender.release = () => {
     const latest = waiting ?? inFlight;
-    if (latest) lost = { value: latest.value };
+    if (latest) lost = inFlight ? { value: latest.value, inFlight: inFlight.value } : { value: latest.value };
     if (inFlight) clearTimeout(inFlight.timer);
     inFlight = null;
     waiting = null;
   };
   sender.unanswered = () => lost;
-  sender.resume = (base) => {
-    if (!lost || inFlight) return false;
+  sender.resume = (expected) => {
     const { value } = lost;
     lost = null;
-    dispatch(value, base);
-    return true;
+    dispatch(value, expected);
   };
+  sender.forget = () => { lost = null; };
   return sender;
 }

@@ -13,7 +13,7 @@ import { StoryIndex } from './story-index.js';
 import { Sidebar } from './sidebar.js';
 import { Preview } from './preview.js';
 import { OptimisticPreview } from './optimistic-preview.js';
-import { Controls } from './controls.js';
+import { Controls, CHANGED_MEANWHILE } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
 import { Presence } from './presence.js';
@@ -48,6 +48,8 @@ const current = {
   linkProps: undefined, // props from a deep link, applied once subscribed
   variants: null,       // component's stories' props, fetched for union case switching
   environment: { ...Environment.DEFAULTS }, // what the story is rendered in (toolbar, URL, subscribe)
+  visit: 0,             // counts stories opened: an answer to an edit of an earlier visit is not this one's
+  resumeFrom: undefined, // after a reconnect, {storyId, props}: edits to send again with the next state
 };
 const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
 let index = null;
@@ -67,7 +69,7 @@ const preview = new Preview($('preview'), {
       return;
     }
     const ref = connection.nextRef('dispatch');
-    refs.set(ref, { kind: 'dispatch', story: current.storyId });
+    refs.set(ref, { kind: 'dispatch', story: current.storyId, visit: current.visit });
     if (!connection.send({ type: 'dispatch', story: current.storyId, command, payload, ref })) {
       toast('Not connected: the command was not sent.', 'error');
     }
@@ -82,11 +84,8 @@ const renderers = new RendererPanel({
 const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPending(pointer) });
 
 const controls = new Controls($('controls'), {
-  // `base`: an edit sent again after a reconnect (Controls.resume), which must apply to that version.
-  patch: (patch, pointer, base) => send({ type: 'patch', patch, ...(base !== undefined && { base }) },
-    { kind: 'patch', pointer, ...(base !== undefined && { resent: patch[0].value }) }),
-  replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) },
-    { kind: 'patch', pointer: '', ...(base !== undefined && { resent: props }) }),
+  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
+  replace: (props) => send({ type: 'replace', props }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   typed: (pointer, text) => {
     const html = optimistic.onTyped(pointer, text);
@@ -112,7 +111,7 @@ const timeTravel = new TimeTravel({
   send: (message) => connection.send(message),
   nextRef: (kind) => {
     const ref = connection.nextRef(kind);
-    refs.set(ref, { kind, story: current.storyId });
+    refs.set(ref, { kind, story: current.storyId, visit: current.visit });
     return ref;
   },
   isOwnRef,
@@ -178,7 +177,7 @@ const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-coun
 function send(message, meta) {
   if (!current.storyId) return false;
   const ref = connection.nextRef(meta.kind);
-  refs.set(ref, { ...meta, story: current.storyId });
+  refs.set(ref, { ...meta, story: current.storyId, visit: current.visit });
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
   return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
@@ -223,7 +222,9 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
     // A deep link's props belong to the story it named: opening another one drops them.
-    Object.assign(current, { storyId, story, schema: undefined, state: null, fresh: true, variants: null, linkProps: undefined });
+    Object.assign(current, {
+      storyId, story, schema: undefined, state: null, fresh: true, variants: null, linkProps: undefined, visit: current.visit + 1, resumeFrom: undefined,
+    });
     optimistic.reset();
     showPanelsOncePaused.cancel();
     controls.reset(null);
@@ -394,6 +395,10 @@ function onState(state) {
   const someoneElses = !mine && !current.fresh && current.state !== null;
   current.fresh = false;
   current.state = state;
+  if (current.resumeFrom?.storyId === state.story) {
+    controls.resume(current.resumeFrom.props, state.props);
+    current.resumeFrom = undefined;
+  }
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
   preview.show(optimistic.onState(state, mine?.kind === 'patch' ? mine.pointer : undefined));
   const lost = optimistic.takeLost();
@@ -439,23 +444,20 @@ function onError(error) {
     }
     return;
   }
-  if (meta.story !== undefined && meta.story !== current.storyId) {
-    // An edit of a story no longer open: its controls are gone, so the error is said, not placed.
+  if (meta.visit !== current.visit) {
+    // An edit of a story no longer open (or opened anew since): its controls are gone, so the
+    // error is said, not placed.
     toast(`${meta.story}: ${error.message || error.code}`, 'error');
     return;
   }
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
-      const resentConflict = error.code === 'conflict' && 'resent' in meta;
-      if (resentConflict && current.state && canonicalJSON(JSONPointer.get(current.state.props, meta.pointer)) === canonicalJSON(meta.resent)) {
-        controls.settle(error.ref, true);  // it had reached the server before the connection dropped
-        break;
-      }
       controls.settle(error.ref, false, current.state?.props);
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
-      const message = resentConflict ? 'Not applied: the story changed while the connection was down.' : error.message;
+      // Only an edit sent again after a reconnect carries a `test` (Controls.resume).
+      const message = error.code === 'test-failed' ? CHANGED_MEANWHILE : error.message;
       const row = where !== undefined ? controls.showServerError(where, message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${message}`, 'error');
       break;
@@ -521,13 +523,14 @@ $('banner-retry').addEventListener('click', () => connection.retryNow());
 // one its states are in, and so do the toolbar, the preview and the address.
 connection.addEventListener('environment', ({ detail }) => {
   setEnvironment(Environment.fromParams(new URLSearchParams(detail.environment)), { resubscribe: false });
-  if (current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
+  if (shownView === 'story' && current.storyId && current.story) URLState.replaceStory(current.storyId, current.environment);
 });
 
 connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
   optimistic.reset();
-  controls.resume(current.state?.version);
+  // Edits that may not have reached the server are sent again once the first state since has come.
+  current.resumeFrom = { storyId: current.storyId, props: current.state?.props };
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {

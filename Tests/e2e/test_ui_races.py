@@ -95,8 +95,9 @@ def test_a_refused_environment_puts_the_page_back_in_the_one_in_force(fresh_serv
     default one: the page says so once, goes back to the default (toolbar and address too), and every
     later version reaches the preview; no subscribe asks for the refused environment again."""
     page = ui.new_page()
-    subscribes = []
-    relay_web_socket(page, None, lambda data: (subscribes.append(data) if data.get("type") == "subscribe" else None) or data)
+    subscribes, refusals = [], []
+    relay_web_socket(page, lambda data: (refusals.append(data) if data.get("code") == "bad-environment" else None) or data,
+                     lambda data: (subscribes.append(data) if data.get("type") == "subscribe" else None) or data)
     ui.open(fresh_server, MOVIE, page=page)
     expect(preview(page).locator("text=★ 8.1")).to_have_count(1)
     page.evaluate("() => { window.location.hash = window.location.hash + '?locale=x!'; }")
@@ -107,7 +108,7 @@ def test_a_refused_environment_puts_the_page_back_in_the_one_in_force(fresh_serv
         rename_movie(fresh_server, f"Still live {index}")
         expect(preview(page).locator(f"text=Still live {index}")).to_have_count(1)
     page.wait_for_timeout(300)
-    expect(toasts(page, "BCP 47")).to_have_count(1)
+    assert len(refusals) == 1, refusals
     assert [s.get("environment", {}).get("locale") for s in subscribes].count("x!") == 1, subscribes
 
 
@@ -125,12 +126,14 @@ def test_a_refused_environment_is_not_asked_for_again_after_a_reconnect(fresh_se
     rename_movie(fresh_server, "Before the drop")
     expect(preview(page).locator("text=Before the drop")).to_have_count(1)
     relay.drop()
+    dropped_at = len(subscribes)
     assert wait_until(page, lambda: len(relay.pages) == 2)
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
     rename_movie(fresh_server, "After the reconnect")
     expect(preview(page).locator("text=After the reconnect")).to_have_count(1)
     expect(preview(page).locator("text=★ 8,1")).to_have_count(1)
-    assert subscribes[-1].get("environment") == {"locale": "de-DE"}, subscribes
+    after = subscribes[dropped_at:]
+    assert after and all(s.get("environment") == {"locale": "de-DE"} for s in after), subscribes
 
 
 def test_the_refusal_of_an_older_subscribe_does_not_end_the_wait_for_the_newer_one(fresh_server, ui):
@@ -191,54 +194,77 @@ def test_a_refused_edit_after_fast_typing_puts_back_the_live_text(fresh_server, 
     name.press_sequentially("Grace Hopper!", delay=25)
     row = page.locator('.field[data-pointer="/name"]')
     expect(row.locator(".field-error")).to_contain_text("string")
-    assert live(fresh_server, PROFILE)["props"]["name"] == "Grace Hopper"
-    expect(name).to_have_value("Grace Hopper")
-    expect(preview(page).locator("h2")).to_have_text("Grace Hopper")
+    # What was accepted before the refused edit (the keystrokes that edit coalesced are dropped with it).
+    accepted = live(fresh_server, PROFILE)["props"]["name"]
+    assert accepted and "Grace Hopper".startswith(accepted), accepted
+    expect(name).to_have_value(accepted)
+    expect(preview(page).locator("h2")).to_have_text(accepted)
     name.press("End")
     name.press_sequentially("X", delay=0)
-    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "Grace HopperX")
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == accepted + "X")
 
 
-def test_an_edit_sent_again_after_a_reconnect_applies_to_the_version_it_was_typed_on(fresh_server, ui):
-    """The server applies a keystroke but the connection drops before its state comes back, and the
-    page sends the keystroke again once reconnected. When nothing else changed, that is quietly
-    fine; when another window changed the name meanwhile, the later change stays and the field says
-    the keystroke was not applied."""
+def test_edits_whose_answers_were_lost_with_the_connection_are_settled_field_by_field(fresh_server, ui):
+    """The server applies keystrokes but the connection drops before their states come back; once
+    reconnected, with the first state since, the page:
+    - sends nothing for an edit the server had applied;
+    - sends what was typed behind an applied edit, on condition (a `test`) that the field still
+      holds that edit's value, and it applies, even though another field changed meanwhile;
+    - sends nothing over another window's later change to the field, and says so at the field."""
     page = ui.new_page()
-    dropping = [False]
-    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data)
+    dropping, patches = [False], []
+    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data,
+                             lambda data: (patches.append(data) if data.get("type") == "patch" else None) or data)
     ui.open(fresh_server, PROFILE, page=page)
     name = control(page, "/name")
     row = page.locator('.field[data-pointer="/name"]')
+    name.click()
+    name.press("End")
 
-    def type_while_the_answer_is_lost(text):
+    def type_while_answers_are_lost(keys):
         dropping[0] = True
-        name.press("End")
-        name.press_sequentially(text, delay=0)
-        assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"].endswith(text))
-        page.wait_for_timeout(200)
-        relay.drop()
+        for key in keys:
+            name.press_sequentially(key, delay=0)
+            page.wait_for_timeout(150)  # the first key's edit is applied; the rest wait behind it
 
-    def reconnected(count):
+    def reconnect(count):
+        relay.drop()
         dropping[0] = False
         assert wait_until(page, lambda: len(relay.pages) == count)
         expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+        page.wait_for_timeout(500)
 
-    name.click()
-    type_while_the_answer_is_lost("T")
+    # Applied before the drop: nothing is sent again.
+    type_while_answers_are_lost("T")
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"].endswith("T"))
     typed = live(fresh_server, PROFILE)
-    reconnected(2)
-    page.wait_for_timeout(600)
-    assert live(fresh_server, PROFILE)["version"] == typed["version"]  # sent again, not applied twice
+    sent = len(patches)
+    reconnect(2)
+    assert len(patches) == sent and live(fresh_server, PROFILE)["version"] == typed["version"]
     expect(row.locator(".field-error")).to_have_text("")
     expect(name).to_have_value(typed["props"]["name"])
 
-    type_while_the_answer_is_lost("U")
+    # One key applied, two waiting behind it; meanwhile another window changes the e-mail.
+    type_while_answers_are_lost("UVW")
+    assert live(fresh_server, PROFILE)["props"]["name"] == typed["props"]["name"] + "U"
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "meanwhile@example.com"}])
+    reconnect(3)
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == typed["props"]["name"] + "UVW")
+    resent = patches[-1]["patch"]
+    assert resent[0] == {"op": "test", "path": "/name", "value": typed["props"]["name"] + "U"}, resent
+    assert live(fresh_server, PROFILE)["props"]["email"] == "meanwhile@example.com"
+    expect(row.locator(".field-error")).to_have_text("")
+
+    # Another window renames after the keystroke was applied: its name stays.
+    type_while_answers_are_lost("X")
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"].endswith("X"))
     patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": "Other window, later"}])
-    reconnected(3)
-    expect(row.locator(".field-error")).to_contain_text("connection was down")
-    assert live(fresh_server, PROFILE)["props"]["name"] == "Other window, later"
+    sent = len(patches)
+    reconnect(4)
+    expect(row.locator(".field-error")).to_contain_text("changed elsewhere")
+    expect(name).to_have_value("Other window, later")
     expect(preview(page).locator("h2")).to_have_text("Other window, later")
+    assert len(patches) == sent and live(fresh_server, PROFILE)["props"]["name"] == "Other window, later"
 
 
 # MARK: - Switching story
@@ -296,7 +322,7 @@ def test_an_error_for_the_story_left_is_said_and_not_put_on_the_new_storys_field
 SLOW_STORY_FETCHES = """() => {
   const fetch0 = window.fetch;
   window.fetch = (url, ...rest) => String(url).includes('api/stories/')
-    ? new Promise((resolve) => setTimeout(resolve, 1500)).then(() => fetch0(url, ...rest))
+    ? new Promise((resolve) => setTimeout(resolve, 4000)).then(() => fetch0(url, ...rest))
     : fetch0(url, ...rest);
 }"""
 
@@ -308,11 +334,14 @@ def test_a_case_switch_still_waiting_for_variants_is_not_sent_to_the_story_opene
     before = {story: live(fresh_server, story)["props"] for story in (first, sibling)}
     page = ui.new_page()
     page.add_init_script(f"({SLOW_STORY_FETCHES})()")
+    fetched = []
+    page.on("requestfinished", lambda request: fetched.append(request.url) if "/api/stories/" in request.url else None)
     ui.open(fresh_server, first, page=page)
     case = control(page, "/status", role="case")
     expect(case).to_be_visible()
     case.select_option("failed")
-    page.wait_for_timeout(100)
+    assert not fetched, "the variants came before the switch: the test would not test the race"
     page.evaluate(f"() => {{ window.location.hash = '#/story/{sibling}'; }}")
-    page.wait_for_timeout(2500)
+    assert wait_until(page, lambda: fetched, timeout=15)
+    page.wait_for_timeout(500)
     assert {story: live(fresh_server, story)["props"] for story in (first, sibling)} == before
