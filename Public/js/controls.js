@@ -529,7 +529,10 @@ export class Controls {
     return sender;
   }
 
-  /** Sends the field's value; with `expected`, only to apply while the field holds that (a `test`). */
+  /**
+   * Sends the field's value; with `expected`, only to apply while the field holds that (a `test`;
+   * the whole props, at `''`, go as a `replace`, which takes none).
+   */
   send(pointer, value, expected) {
     if (pointer === '') {
       this.clearError(pointer);
@@ -603,7 +606,7 @@ export class Controls {
       const live = JSONPointer.get(liveProps, pointer);
       if (same(live, lost.value)) {
         sender.forget();
-      } else if (pointer !== '' && (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight))) {
+      } else if (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight)) {
         sender.resume(live);
       } else {
         sender.forget();

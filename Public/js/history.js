@@ -54,8 +54,9 @@ export class TimeTravel {
     this.undo.addEventListener('click', () => this.step('undo'));
     this.redo.addEventListener('click', () => this.step('redo'));
     this.list.addEventListener('click', (event) => {
-      if (event.target.closest('[data-undo]')) {
-        this.step('undo');
+      const undo = event.target.closest('[data-undo]');
+      if (undo) {
+        this.step('undo', Number(undo.dataset.undo));  // that row's change, not one that came since
         return;
       }
       const row = event.target.closest('[data-version]');
@@ -76,7 +77,6 @@ export class TimeTravel {
     this.oldest = 1;
     this.latest = 0;
     this.viewing = null;     // the version picked with the slider or the list while it is live as a copy
-    this.seekRef = null;
     this.inFlight = false;
     this.again = false;
     this.canUndo = false;
@@ -90,7 +90,8 @@ export class TimeTravel {
     this.latest = state.version;
     this.canUndo = !!state.canUndo;
     this.canRedo = !!state.canRedo;
-    const mine = state.cause?.kind === 'seek' && state.cause.ref === this.seekRef;
+    // Any of this page's seeks, not only the latest: two rows clicked quickly answer in turn.
+    const mine = state.cause?.kind === 'seek' && this.hooks.isOwnRef(state.cause.ref);
     if (!mine && !this.seekSoon.pending()) this.viewing = null;
     const cause = state.cause;
     // The state's own entry, until `history` brings it with its patch.
@@ -137,16 +138,20 @@ export class TimeTravel {
 
   seek(version) {
     if (!this.storyId || version === this.latest) return;
-    this.seekRef = this.hooks.nextRef('seek');
-    if (!this.hooks.send({ type: 'seek', story: this.storyId, version, ref: this.seekRef })) {
+    if (!this.hooks.send({ type: 'seek', story: this.storyId, version, ref: this.hooks.nextRef('seek') })) {
       this.hooks.onError('Not connected: could not travel in time.');
     }
   }
 
-  step(kind) {
+  /**
+   * Undoes or redoes the change live at `base` (by default the version this page shows as live):
+   * a change that came since and is not shown yet is not the one meant, so the server refuses it
+   * (`conflict`) rather than undo it.
+   */
+  step(kind, base = this.latest) {
     if (!this.storyId) return;
     this.seekSoon.cancel();
-    if (!this.hooks.send({ type: kind, story: this.storyId, ref: this.hooks.nextRef(kind) })) {
+    if (!this.hooks.send({ type: kind, story: this.storyId, base, ref: this.hooks.nextRef(kind) })) {
       this.hooks.onError(`Not connected: could not ${kind}.`);
     }
   }

@@ -1,9 +1,16 @@
 // The raw JSON editor beside the controls. It follows the live props until the user types; then it
 // keeps their text until they apply it (Ctrl/Cmd+Enter or "Apply": a `replace`) or revert it.
 // A refused replace keeps the text and shows the server's message (the controls highlight the field).
+//
+// "Applying…" lasts until the state carrying the replace's ref (`accepted`) or its error (`refused`)
+// comes, with two exceptions: the connection drops (`connectionLost`: the answer is lost with it), or
+// a newer state comes without it (the server keeps one state per story waiting for a slow connection,
+// so the answer can be skipped): after `OVERTAKEN_GRACE_MS` the editor shows the live props.
 
 import { canonicalJSON } from './dom.js';
 import { parse as parseJSON, stringify } from './json.js';
+
+const OVERTAKEN_GRACE_MS = 1000; // as field-sender.js: our answer usually follows a state that overtook it
 
 export class JsonEditor {
   /** @param els {textarea, apply, revert, format, status}; hooks {apply(props) -> bool, onLocalError()} */
@@ -17,10 +24,11 @@ export class JsonEditor {
     this.live = undefined;
     this.version = null;
     this.dirty = false;
-    this.awaiting = false;
+    this.awaiting = false;      // "Applying…": the draft, as applied, waits for the answer
+    this.overtakenTimer = null; // ends the wait once a state without the answer came
     textarea.addEventListener('input', () => {
       this.dirty = this.textarea.value !== pretty(this.live);
-      this.awaiting = false;
+      this.stopWaiting(); // the draft is the user's again: the answer will not replace it (`accepted`)
       this.renderStatus();
     });
     textarea.addEventListener('keydown', (event) => {
@@ -49,22 +57,28 @@ export class JsonEditor {
     this.live = undefined;
     this.version = null;
     this.dirty = false;
-    this.awaiting = false;
+    this.stopWaiting();
     this.textarea.value = '';
     this.renderStatus();
   }
 
-  /** Live props: shown unless the user has unapplied text. */
+  /**
+   * Live props: shown unless the user has unapplied text. Called for every state shown, ours too,
+   * just before `accepted`.
+   */
   setProps(props, version) {
     this.live = props;
     this.version = version;
     if (this.dirty && canonicalJSON(safeParse(this.textarea.value)) === canonicalJSON(props)) this.dirty = false;
     if (!this.dirty) {
-      this.awaiting = false;
+      this.stopWaiting();
       this.textarea.value = pretty(props);
       this.renderStatus();
       return;
     }
+    // While waiting, the draft is as applied (typing ends the wait): once the grace is over, showing
+    // the live props loses nothing of the user's.
+    if (this.awaiting) this.overtakenTimer ??= setTimeout(() => this.revert(), OVERTAKEN_GRACE_MS);
     // The user's text stays. An error or "Applying…" stays on show; else say the live props moved on.
     if (this.awaiting || this.statusEl.classList.contains('is-error')) return;
     this.setStatus('dirty', `Edited. The live props changed meanwhile (now v${version}): Apply replaces them, Revert shows them.`);
@@ -102,25 +116,47 @@ export class JsonEditor {
 
   revert() {
     this.dirty = false;
-    this.awaiting = false;
+    this.stopWaiting();
     if (this.live !== undefined) this.textarea.value = pretty(this.live);
     this.renderStatus();
   }
 
-  /** Our replace was accepted. */
+  /** Our replace was accepted (its state's props were just given to `setProps`). */
   accepted() {
+    // Not waiting and still edited: the user typed after Apply (or after the wait ended). Their text stays.
+    if (this.dirty && !this.awaiting) {
+      this.setStatus('dirty', `Applied as v${this.version}; your later edits are kept: Apply sends them, Revert shows the live props.`);
+      return;
+    }
     this.dirty = false;
-    this.awaiting = false;
+    this.stopWaiting();
     if (this.live !== undefined) this.textarea.value = pretty(this.live);
     this.setStatus('ok', `Applied as v${this.version}.`);
   }
 
   /** Our replace was refused: keep the text, show why. */
   refused(message, path) {
-    this.awaiting = false;
+    this.stopWaiting();
     this.dirty = true;
     this.setStatus('error', path ? `${path}: ${message}` : message);
     this.textarea.setAttribute('aria-invalid', 'true');
+  }
+
+  /**
+   * The connection dropped: the answer to a replace is lost with it. The replace is not sent again by
+   * itself, as the server may have applied it: the user applies again (or reverts) once reconnected.
+   */
+  connectionLost() {
+    if (!this.awaiting) return;
+    this.stopWaiting();
+    this.setStatus('error', 'The connection dropped and the answer to Apply was lost: it may not have been applied. Once reconnected, apply again, or Revert to see the live props.');
+    this.textarea.removeAttribute('aria-invalid'); // the text itself is fine
+  }
+
+  stopWaiting() {
+    this.awaiting = false;
+    clearTimeout(this.overtakenTimer);
+    this.overtakenTimer = null;
   }
 
   renderStatus() {

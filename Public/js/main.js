@@ -137,14 +137,20 @@ const saveVariant = new SaveVariant({
   button: $('save-variant'), popover: $('save-popover'), form: $('save-popover'), input: $('save-name'),
   submit: $('save-submit'), cancel: $('save-cancel'), error: $('save-error'),
 }, {
-  storyId: () => (current.state ? current.storyId : null),
-  onSaved: async (saved) => {
-    toast(`Saved as the new variant “${saved.name}”.`, 'ok');
+  story: () => (current.state ? { id: current.storyId, visit: current.visit } : null),
+  onSaved: async (saved, story) => {
     try {
       await loadIndex();
     } catch { /* openStory says so if the story is not there */ }
+    // A user who opened another story (or page) while the save was on its way stays there.
+    if (shownView !== 'story' || current.visit !== story.visit) {
+      toast(`Saved ${story.id} as the new variant “${saved.name}”: it is in the sidebar.`, 'ok');
+      return;
+    }
+    toast(`Saved as the new variant “${saved.name}”.`, 'ok');
     openStory(saved.id, { push: true });
   },
+  toast: (text, kind) => toast(text, kind),
 });
 
 const review = new ReviewPage($('review'), {
@@ -167,8 +173,11 @@ const compare = new ComparePanel({
 });
 const overview = new OverviewPage($('overview'), {
   paths, isStatic: false, toast: (text, kind) => toast(text, kind),
-  // The grid's environment is kept in the address, so a reload or a shared link shows the same grid.
-  onEnvironment: (componentId, environment) => history.replaceState(null, '', URLState.componentHash(componentId, environment)),
+  // The grid's environment is kept in the address, so a reload or a shared link shows the same grid;
+  // only while the grid is shown: the address of another view is that view's.
+  onEnvironment: (componentId, environment) => {
+    if (shownView === 'overview') history.replaceState(null, '', URLState.componentHash(componentId, environment));
+  },
 });
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
@@ -477,7 +486,8 @@ function onError(error) {
       break;
     case 'undo':
     case 'redo':
-      toast(error.code === 'conflict' ? `Nothing to ${meta.kind}.` : error.message, 'error');
+      // A conflict: nothing to undo or redo, or the live version is not the one shown (someone's change came since).
+      toast(`Not ${meta.kind === 'undo' ? 'undone' : 'redone'}: ${error.message}`, 'error');
       break;
     default:
       toast(`${meta.kind}: ${error.message}`, 'error');
@@ -493,7 +503,10 @@ connection.addEventListener('status', ({ detail }) => {
   indicator.querySelector('.conn-text').textContent = texts[detail.status];
   indicator.title = detail.status === 'connected' ? 'Live: edits are shared with every open browser' : texts[detail.status];
   document.body.classList.toggle('is-disconnected', detail.status !== 'connected');
-  if (detail.status !== 'connected') controls.connectionLost();
+  if (detail.status !== 'connected') {
+    controls.connectionLost();
+    jsonEditor.connectionLost();
+  }
   updateBanner(detail);
 });
 
@@ -537,6 +550,7 @@ connection.addEventListener('open', ({ detail }) => {
     if (current.storyId && !current.story && index.stories.has(current.storyId)) openStory(current.storyId);
   }).catch(() => {});
   timeTravel.reload();
+  replay.reconnected();
   review.refresh().then(() => review.render());
   toast('Reconnected.', 'ok');
 });

@@ -75,7 +75,9 @@ export class OverviewPage {
     if (this.isStatic) environment = Environment.DEFAULTS; // a static site has the default environment only
     const sameEnvironment = Environment.query(environment) === Environment.query(this.environment);
     if (componentId === this.componentId && this.data) {
+      // Same environment: check it again, since a check answered while the page was hidden was dropped.
       if (!sameEnvironment) this.setEnvironment(environment);
+      else this.checkEnvironment();
       return;
     }
     const started = performance.now();
@@ -396,17 +398,20 @@ export class OverviewPage {
   /**
    * Asks the server whether the environment is one it renders (`GET /preview-environment.css`
    * answers 400 with the reason otherwise, e.g. an unknown locale from an edited address); a
-   * refused one is said and the grid goes back to the default environment.
+   * refused one is said and the grid goes back to the default environment. An answer that comes
+   * after the user left this grid (for a story, or another component) is dropped: it is no longer
+   * theirs to act on (and would rewrite the address of the view they went to).
    */
   async checkEnvironment() {
     const query = Environment.query(this.environment);
+    const componentId = this.componentId;
     if (!query || this.isStatic) return;
     let message = null;
     try {
       const response = await fetch(`preview-environment.css?${query}`);
       if (response.status === 400) message = (await response.json()).error.message;
     } catch { /* unreachable server: the cells say so */ }
-    if (message === null || query !== Environment.query(this.environment)) return;
+    if (message === null || this.root.hidden || componentId !== this.componentId || query !== Environment.query(this.environment)) return;
     this.setEnvironment({ ...Environment.DEFAULTS });
     if (this.environmentBox) this.environmentBox.status.textContent = `${message}: every cell is in the default environment.`;
   }

@@ -16,7 +16,12 @@ export class RendererPanel {
     // reports: renderer name -> its latest report on the open story
     this.state = { renderers: [], chosen: '', story: null, component: null, liveVersion: null, reports: new Map() };
     picker.addEventListener('change', () => this.choose(picker.value));
-    connection.addEventListener('open', () => connection.send({ type: 'renderers' }));
+    connection.addEventListener('open', () => {
+      // A new connection watches no renderer: forgetting the old list makes its answer show the
+      // chosen one again (`onRenderers`), so that its reports come to this connection.
+      this.state.renderers = [];
+      connection.send({ type: 'renderers' });
+    });
     setInterval(() => this.drawAge(), 1000);
     this.draw();
   }

@@ -88,6 +88,16 @@ export class ReplayControls {
     this.render();
   }
 
+  /**
+   * The connection came back: the end of the replay shown playing may have been lost with the old
+   * one, and the server does not say again what is playing. So none is shown playing; one still
+   * running goes on in the preview and history, and its end, when it comes, shows as usual.
+   */
+  reconnected() {
+    this.playing = null;
+    this.render();
+  }
+
   /** Every state of the open story: count the replayed ones. */
   onState(state) {
     if (!this.playing || state.cause?.kind !== 'replay') return;

@@ -28,12 +28,25 @@ export class ReviewPage {
     this.root = root;
     this.hooks = hooks;
     this.data = null;
-    this.loading = null;
+    this.loading = null;   // the GET on its way
+    this.reloading = null; // the GET asked for while one was on its way: sent once that one is in
   }
 
-  /** Asks the server whether review is on; tells `onCount` how many stories need attention (null: off). */
+  /**
+   * Asks the server whether review is on; tells `onCount` how many stories need attention (null: off).
+   * Asked while a GET is on its way, it asks again once that one is in: that answer may predate what
+   * the caller wants seen (an Accept just written), so the last request's answer is the one that stays.
+   */
   async refresh() {
-    if (this.loading) return this.loading;
+    if (this.loading) {
+      if (!this.reloading) {
+        this.reloading = this.loading.then(() => {
+          this.reloading = null;
+          return this.refresh();
+        });
+      }
+      return this.reloading;
+    }
     this.loading = (async () => {
       const result = await requestJSON('GET', 'api/review');
       this.loading = null;
@@ -149,7 +162,9 @@ export class ReviewPage {
       return;
     }
     this.hooks.toast(story.status === 'removed' ? `Removed the goldens of ${story.id}.` : `Accepted: wrote the goldens of ${story.id}.`, 'ok');
-    await this.show();
+    // Not show(): the user may have left the page meanwhile, and render() leaves a hidden page hidden.
+    await this.refresh();
+    this.render();
   }
 }
 

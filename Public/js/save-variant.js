@@ -1,14 +1,16 @@
 // "Save as variant": a small form under the toolbar button that names the open story's live props
 // and saves them as a new variant of its component (POST /api/stories/{id}/save {"name"}), written
 // to the server's variants directory. A taken name (409) or an unusable one (400) is shown in the
-// form; on success the caller refreshes the index and opens the new story.
+// form (in a toast when the form was closed meanwhile); on success the caller refreshes the index and
+// opens the new story if the user is still on the one saved.
 
 import { requestJSON } from './api.js';
 
 export class SaveVariant {
   /**
    * @param els {button, popover, form, input, submit, cancel, error}
-   * @param hooks {storyId() -> string | null, onSaved(saved) -> Promise}
+   * @param hooks {story() -> {id, visit} | null (the open story and which opening of it),
+   *   onSaved(saved, story) -> Promise, toast(text, kind)}
    */
   constructor(els, hooks) {
     Object.assign(this, els);
@@ -46,21 +48,26 @@ export class SaveVariant {
   }
 
   async save() {
-    const storyId = this.hooks.storyId();
-    if (!storyId || this.pending) return;
+    // The story saved, kept for the answer: the user may open another one before it comes.
+    const story = this.hooks.story();
+    if (!story || this.pending) return;
     const name = this.input.value.trim();
     this.setPending(true);
-    const result = await requestJSON('POST', `api/stories/${encodeURIComponent(storyId)}/save`, { name });
+    const result = await requestJSON('POST', `api/stories/${encodeURIComponent(story.id)}/save`, { name });
     this.setPending(false);
     if (!result.ok) {
-      const lead = result.status === 409 ? 'That name is taken' : 'Not saved';
-      this.showError(`${lead}: ${result.error}`);
-      this.input.focus();
+      const message = `${result.status === 409 ? 'That name is taken' : 'Not saved'}: ${result.error}`;
+      // The form may have been closed meanwhile (another story opened): an error there would go unseen.
+      if (this.popover.hidden) this.hooks.toast(`Saving ${story.id} as a variant: ${message}`, 'error');
+      else {
+        this.showError(message);
+        this.input.focus();
+      }
       return;
     }
     this.close();
     this.input.value = '';
-    await this.hooks.onSaved(result.body);
+    await this.hooks.onSaved(result.body, story);
   }
 
   setPending(pending) {

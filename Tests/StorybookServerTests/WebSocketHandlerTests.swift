@@ -83,6 +83,8 @@ import Testing
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "test", "path": "/name", "value": "no"}], "ref": "r"}"#, "test-failed", "/name", "r"),
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "jump", "path": "/name"}], "ref": "r"}"#, "invalid-patch", "/name", "r"),
         (#"{"type": "undo", "story": "profile-user-profile--default"}"#, "conflict", nil, nil),
+        (#"{"type": "redo", "story": "profile-user-profile--default", "base": 1, "ref": "r"}"#, "conflict", nil, "r"),
+        (#"{"type": "undo", "story": "profile-user-profile--default", "base": "1"}"#, "bad-message", "/base", nil),
     ])
     func errorsGoToTheSenderAloneAndChangeNothing(message: String, code: String, path: String?, ref: String?) {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
@@ -96,6 +98,23 @@ import Testing
         #expect(error?["ref"] == ref.map(JSONValue.string))
         #expect(error?["message"]?.stringValue?.isEmpty == false)
         #expect(sink.received(by: bob).isEmpty)
+    }
+
+    /// `undo` with `base` undoes the change live at that version only: after someone else's change,
+    /// the same undo is refused and changes nothing.
+    @Test func undoWithABaseUndoesOnlyTheChangeLiveAtIt() {
+        let story = "profile-user-profile--default"
+        send(#"{"type": "subscribe", "story": "\#(story)"}"#, from: alice)
+        send(#"{"type": "patch", "story": "\#(story)", "patch": [{"op": "replace", "path": "/name", "value": "Two"}]}"#, from: bob)
+        send(#"{"type": "patch", "story": "\#(story)", "patch": [{"op": "replace", "path": "/email", "value": "three@example.com"}]}"#, from: bob)
+        sink.clear()
+        send(#"{"type": "undo", "story": "\#(story)", "base": 2, "ref": "u"}"#, from: alice)
+        #expect(last(alice)?["code"] == "conflict")
+        #expect(last(alice)?["ref"] == "u")
+        send(#"{"type": "undo", "story": "\#(story)", "base": 3, "ref": "u2"}"#, from: alice)
+        #expect(last(alice)?["type"] == "state")
+        #expect(last(alice)?["version"] == 4)
+        #expect(last(alice)?["props"]?["name"] == "Two")
     }
 
     @Test func dispatchLogsAnActionThenAppliesTheSuggestion() {

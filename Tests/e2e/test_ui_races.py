@@ -345,3 +345,55 @@ def test_a_case_switch_still_waiting_for_variants_is_not_sent_to_the_story_opene
     assert wait_until(page, lambda: fetched, timeout=15)
     page.wait_for_timeout(500)
     assert {story: live(fresh_server, story)["props"] for story in (first, sibling)} == before
+
+
+# MARK: - Time travel
+
+
+def test_a_history_rows_undo_does_not_undo_a_change_that_came_since(fresh_server, ui):
+    """The live row offers to undo someone's change; another window's change comes before this
+    page has shown it, and the user clicks that row's Undo: the server refuses (the row's version is
+    no longer live) instead of undoing the other window's change, and the page says so."""
+    page = ui.new_page()
+    held, holding = [], [False]
+    relay = relay_web_socket(page, lambda data: (held.append(data), None)[1] if holding[0] and data.get("type") in ("state", "history") else data)
+    ui.open(fresh_server, PROFILE, page=page)
+    page.locator("#tab-history").click()
+    version = patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": "By the agent"}])["version"]
+    undo = page.locator(f'.history-row.is-live [data-undo="{version}"]')
+    expect(undo).to_be_visible()
+    holding[0] = True
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "other@example.com"}])
+    assert wait_until(page, lambda: held)
+    undo.click()
+    expect(toasts(page, "Not undone")).to_have_count(1)
+    after = live(fresh_server, PROFILE)
+    assert after["version"] == version + 1 and after["props"]["name"] == "By the agent"
+    assert after["props"]["email"] == "other@example.com"
+    holding[0] = False
+    for data in held:
+        relay.to_page(data)
+    expect(page.locator(f'.history-row.is-live[data-entry="{version + 1}"]')).to_have_count(1)
+
+
+def test_two_history_rows_picked_quickly_leave_the_second_one_shown(fresh_server, ui):
+    """Two rows clicked in a row: the first seek's state arrives after the second was sent. It is
+    this page's own seek, not someone else's change, so the label keeps showing the version picked
+    last rather than calling the story live."""
+    page = ui.new_page()
+    held, holding = [], [False]
+    relay = relay_web_socket(page, lambda data: (held.append(data), None)[1] if holding[0] and data.get("type") in ("state", "history") else data)
+    ui.open(fresh_server, PROFILE, page=page)
+    page.locator("#tab-history").click()
+    for name in ("Two", "Three", "Four"):
+        patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": name}])
+    expect(page.locator('.history-row.is-live[data-entry="4"]')).to_have_count(1)
+    holding[0] = True
+    page.locator('.history-button[data-version="2"]').click()
+    page.locator('.history-button[data-version="3"]').click()
+    assert wait_until(page, lambda: sum(data["type"] == "state" for data in held) == 2)
+    holding[0] = False
+    for data in held:
+        relay.to_page(data)
+    expect(page.locator("#time-label")).to_contain_text("v3")
+    expect(page.locator('.history-row.is-viewing[data-entry="3"]')).to_have_count(1)

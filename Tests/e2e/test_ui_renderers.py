@@ -54,19 +54,31 @@ def test_pick_a_renderer_see_its_reports_follow_edits_and_other_stories(fresh_se
     expect(page.locator("#renderer-picker option", has_text="(disconnected)")).to_have_count(1)
 
 
+def fake_renderer(server):
+    """A renderer over a raw WebSocket ("slow-phone"), for the profile card's component."""
+    fake = connect(server.ws_url, open_timeout=5)
+    fake.recv(timeout=5)
+    fake.send(json.dumps({"type": "renderer", "name": "slow-phone", "platform": "iOS 26", "components": ["profile-user-profile"]}))
+    return fake
+
+
+def show_first_report(page, fake, story):
+    """Picks the fake renderer in the page and has it report version 1 of `story`; the panel."""
+    page.locator("#renderer-picker").select_option("slow-phone")
+    while json.loads(fake.recv(timeout=5))["type"] != "show":
+        pass
+    fake.send(json.dumps({"type": "rendered", "story": story, "version": 1, "text": "v1 as drawn"}))
+    view = page.locator("#renderer-view")
+    expect(view.locator(".renderer-text")).to_have_text("v1 as drawn")
+    return view
+
+
 def test_a_stale_or_failing_renderer_is_obvious(fresh_server, ui):
     server = fresh_server
     story = "profile-user-profile--default"
-    with connect(server.ws_url, open_timeout=5) as fake:
-        fake.recv(timeout=5)
-        fake.send(json.dumps({"type": "renderer", "name": "slow-phone", "platform": "iOS 26", "components": ["profile-user-profile"]}))
+    with fake_renderer(server) as fake:
         page = ui.open(server, story)
-        page.locator("#renderer-picker").select_option("slow-phone")
-        while json.loads(fake.recv(timeout=5))["type"] != "show":
-            pass
-        fake.send(json.dumps({"type": "rendered", "story": story, "version": 1, "text": "v1 as drawn"}))
-        view = page.locator("#renderer-view")
-        expect(view.locator(".renderer-text")).to_have_text("v1 as drawn")
+        view = show_first_report(page, fake, story)
         requests.patch(f"{server.url}/api/stories/{story}/props", json=[{"op": "replace", "path": "/name", "value": "Grace"}], timeout=5)
         expect(view).to_have_attribute("data-state", "stale")
         expect(view.locator(".renderer-status")).to_have_text("v1 · stale: live is v2")

@@ -68,11 +68,13 @@ struct MCPTools {
                         "payload": ["description": "Optional value that comes with the command, e.g. typed text."],
                     ], required: ["story", "command"], readOnly: false),
             MCPTool(name: "undo", title: "Undo",
-                    description: "Undoes the story's last change (whoever made it) by making the state before it live as a new version. Fails with code conflict when there is nothing to undo.",
-                    properties: ["story": MCPTool.storyArgument], required: ["story"], readOnly: false),
+                    description: "Undoes the story's last change (whoever made it) by making the state before it live as a new version. Fails with code conflict when there is nothing to undo, or when `base` is given and is not the live version.",
+                    properties: ["story": MCPTool.storyArgument, "base": MCPTool.integer("Optional: the version whose change to undo; a different live version refuses it with code conflict.")],
+                    required: ["story"], readOnly: false),
             MCPTool(name: "redo", title: "Redo",
-                    description: "Makes the state the last undo went back from live again, as a new version.",
-                    properties: ["story": MCPTool.storyArgument], required: ["story"], readOnly: false),
+                    description: "Makes the state the last undo went back from live again, as a new version. Fails with code conflict when `base` is given and is not the live version.",
+                    properties: ["story": MCPTool.storyArgument, "base": MCPTool.integer("Optional: the live version the redo is meant for; a different live version refuses it with code conflict.")],
+                    required: ["story"], readOnly: false),
             MCPTool(name: "read_history", title: "Read history",
                     description: "Lists a story's recorded changes, oldest first: version, time, kind, who made it (source and author) and the JSON Patch from the version before. Give `since` to get only the versions after it.",
                     properties: ["story": MCPTool.storyArgument, "since": MCPTool.integer("Optional: only versions newer than this.")],
@@ -158,7 +160,7 @@ struct MCPTools {
         case "undo", "redo":
             let story = try reader.string("story")
             visit(story, client: client)
-            return changed(try hub.apply(name == "undo" ? .undo : .redo, to: story, source: client.source).get())
+            return changed(try hub.apply(name == "undo" ? .undo : .redo, to: story, base: try reader.optionalInt("base"), source: client.source).get())
         case "read_history":
             let session = try session(reader, client: client)
             let history = HistoryMessage.json(session, since: try reader.optionalInt("since"))

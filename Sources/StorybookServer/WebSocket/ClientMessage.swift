@@ -11,8 +11,8 @@ enum ClientMessage: Equatable {
     case patch(story: String, patch: JSONPatch, base: Int?, ref: String?)
     case reset(story: String, base: Int?, ref: String?)
     case dispatch(story: String, invocation: CommandInvocation, ref: String?)
-    case undo(story: String, ref: String?)
-    case redo(story: String, ref: String?)
+    case undo(story: String, base: Int?, ref: String?)
+    case redo(story: String, base: Int?, ref: String?)
     case seek(story: String, version: Int, ref: String?)
     case history(story: String, since: Int?, ref: String?)
     case replay(story: String, request: JSONValue, ref: String?)
@@ -77,8 +77,8 @@ enum ClientMessage: Equatable {
         case "dispatch":
             let command = Command(try reader.string("command"))
             return .dispatch(story: try reader.string("story"), invocation: CommandInvocation(command, payload: fields["payload"]), ref: ref)
-        case "undo": return .undo(story: try reader.string("story"), ref: ref)
-        case "redo": return .redo(story: try reader.string("story"), ref: ref)
+        case "undo": return .undo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
+        case "redo": return .redo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
         case "seek":
             guard let version = try reader.optionalInt("version") else { throw APIError(.badMessage, "missing field version", path: "/version") }
             return .seek(story: try reader.string("story"), version: version, ref: ref)

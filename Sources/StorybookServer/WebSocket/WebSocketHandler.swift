@@ -76,10 +76,10 @@ struct WebSocketHandler {
             edit(.patch(patch), story: story, base: base, ref: ref, source: source, connection: connection)
         case .reset(let story, let base, let ref):
             edit(.reset, story: story, base: base, ref: ref, source: source, connection: connection)
-        case .undo(let story, let ref):
-            edit(.undo, story: story, base: nil, ref: ref, source: source, connection: connection)
-        case .redo(let story, let ref):
-            edit(.redo, story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .undo(let story, let base, let ref):
+            edit(.undo, story: story, base: base, ref: ref, source: source, connection: connection)
+        case .redo(let story, let base, let ref):
+            edit(.redo, story: story, base: base, ref: ref, source: source, connection: connection)
         case .seek(let story, let version, let ref):
             edit(.seek(version: version), story: story, base: nil, ref: ref, source: source, connection: connection)
         case .dispatch(let story, let invocation, let ref):

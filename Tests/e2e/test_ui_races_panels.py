@@ -1,0 +1,180 @@
+"""Races in the panels beside the controls: the raw JSON editor, the renderer panel and the replay
+controls, when an answer is still on its way as the user goes on editing, when the server skips a
+state (it keeps one state per story waiting for a slow connection, docs/protocol.md), or when the
+connection drops. Each test holds a message back, drops it or drops the connection through
+`relay_web_socket`, so the window that is narrow in real life is wide here; each fails without the
+page's handling of that case.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_races_panels.py -q
+"""
+import json
+
+import requests
+from playwright.sync_api import expect
+
+from test_live_editing import PROFILE, relay_web_socket, wait_until
+from test_ui import browser_type_launch_args, ui, live  # noqa: F401 (fixtures)
+from test_ui_renderers import fake_renderer, show_first_report
+
+
+def patch(server, story, ops):
+    response = requests.patch(f"{server.url}/api/stories/{story}/props", json=ops, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def is_json_editors_answer(data):
+    return data.get("type") == "state" and str((data.get("cause") or {}).get("ref", "")).startswith("json-")
+
+
+def apply_json(page, props):
+    """Puts `props` in the raw JSON editor and applies them (Ctrl+Enter)."""
+    text = page.locator("#json-text")
+    text.fill(json.dumps(props, indent=2))
+    text.press("Control+Enter")
+
+
+def reconnect(page, relay):
+    """Drops the page's connection and waits until it is connected again."""
+    count = len(relay.pages)
+    relay.drop()
+    assert wait_until(page, lambda: len(relay.pages) == count + 1)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+
+
+def json_text(page):
+    return json.loads(page.locator("#json-text").input_value())
+
+
+# MARK: - Raw JSON editor
+
+
+def test_text_typed_after_apply_is_kept_when_the_answer_comes(fresh_server, ui):
+    """The user applies the raw JSON and goes on typing before the answer comes: the answer says the
+    replace was applied and leaves what they typed since in the editor, to apply or revert."""
+    page = ui.new_page()
+    held, holding = [], [True]
+    relay = relay_web_socket(page, lambda data: (held.append(data), None)[1] if holding[0] and is_json_editors_answer(data) else data)
+    ui.open(fresh_server, PROFILE, page=page)
+    props = json_text(page)
+    apply_json(page, {**props, "name": "Applied"})
+    assert wait_until(page, lambda: len(held) == 1)
+    page.locator("#json-text").fill(json.dumps({**props, "name": "Applied, then typed more"}, indent=2))
+    holding[0] = False
+    relay.to_page(held[0])
+    status = page.locator("#json-status")
+    expect(status).to_contain_text(f"Applied as v{held[0]['version']}")
+    expect(status).to_contain_text("kept")
+    assert json_text(page)["name"] == "Applied, then typed more"
+    expect(page.locator("#json-apply")).to_be_enabled()
+    assert live(fresh_server, PROFILE)["props"]["name"] == "Applied"
+
+
+def test_a_replace_whose_answer_was_lost_with_the_connection_asks_to_apply_again(fresh_server, ui):
+    """The connection drops before the replace reaches the server: the editor stops saying
+    "Applying…", says the answer was lost, keeps the text and sends nothing by itself (the server
+    may have applied it); Apply then applies it."""
+    page = ui.new_page()
+    lost, replaces = [], []
+
+    def from_page(data):
+        if data.get("type") == "replace":
+            replaces.append(data)
+            if len(replaces) == 1:
+                lost.append(data)
+                return None
+        return data
+
+    relay = relay_web_socket(page, None, from_page)
+    ui.open(fresh_server, PROFILE, page=page)
+    apply_json(page, {**json_text(page), "name": "Lost on the way"})
+    assert wait_until(page, lambda: len(lost) == 1)
+    expect(page.locator("#json-status")).to_have_text("Applying…")
+    reconnect(page, relay)
+    status = page.locator("#json-status")
+    expect(status).to_contain_text("lost")
+    expect(status).to_contain_text("apply again")
+    assert json_text(page)["name"] == "Lost on the way"
+    assert len(replaces) == 1
+    page.locator("#json-apply").click()
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "Lost on the way")
+    expect(status).to_contain_text("Applied as v")
+
+
+def test_a_replace_whose_answer_the_server_skipped_ends_the_wait(fresh_server, ui):
+    """The state answering the replace is skipped (the server keeps only the latest state waiting
+    for a slow connection) and a later change's state comes instead: after a grace period the editor
+    stops saying "Applying…" and shows the live props, the replace's change and the later one."""
+    page = ui.new_page()
+    skipped = []
+
+    def from_server(data):
+        if is_json_editors_answer(data) and not skipped:
+            skipped.append(data)
+            return None
+        return data
+
+    relay_web_socket(page, from_server)
+    ui.open(fresh_server, PROFILE, page=page)
+    apply_json(page, {**json_text(page), "name": "Applied by JSON"})
+    assert wait_until(page, lambda: len(skipped) == 1)
+    expect(page.locator("#json-status")).to_have_text("Applying…")
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "later@example.com"}])
+    expect(page.locator("#json-status")).not_to_have_text("Applying…")
+    assert json_text(page) == live(fresh_server, PROFILE)["props"]
+    assert json_text(page)["name"] == "Applied by JSON" and json_text(page)["email"] == "later@example.com"
+    expect(page.locator("#json-apply")).to_be_disabled()
+
+
+# MARK: - Renderers
+
+
+def test_the_chosen_renderers_reports_come_again_after_a_reconnect(fresh_server, ui):
+    """The server sends a renderer's reports to the connections that asked to be shown it: after a
+    reconnect the page asks again, and the renderer's later reports reach its panel."""
+    server = fresh_server
+    with fake_renderer(server) as fake:
+        page = ui.new_page()
+        shows = []
+        relay = relay_web_socket(page, None, lambda data: (shows.append(data) if data.get("type") == "show" else None) or data)
+        ui.open(server, PROFILE, page=page)
+        view = show_first_report(page, fake, PROFILE)
+        shown = len(shows)
+        reconnect(page, relay)
+        assert wait_until(page, lambda: len(shows) > shown), "no show after the reconnect"
+        patch(server, PROFILE, [{"op": "replace", "path": "/name", "value": "Grace"}])
+        fake.send(json.dumps({"type": "rendered", "story": PROFILE, "version": 2, "text": "v2 as drawn"}))
+        expect(view.locator(".renderer-text")).to_have_text("v2 as drawn")
+        expect(view).to_have_attribute("data-state", "current")
+
+
+# MARK: - Replay
+
+
+def test_a_replay_whose_end_was_lost_with_the_connection_is_not_shown_playing(fresh_server, ui):
+    """The replay's `finished` is lost with the connection: once reconnected, the page no longer
+    shows it playing, and Replay can be clicked again."""
+    page = ui.new_page()
+    lost = []
+
+    def from_server(data):
+        if data.get("type") == "replay" and data.get("status") != "started" and not lost:
+            lost.append(data)
+            return None
+        return data
+
+    relay = relay_web_socket(page, from_server)
+    ui.open(fresh_server, PROFILE, page=page)
+    for name in ("One", "Two"):
+        patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": name}])
+    timeline = page.locator(".timeline")
+    page.locator("#replay").click()
+    expect(timeline).to_have_attribute("data-replay", "playing")
+    assert wait_until(page, lambda: lost, timeout=15)
+    assert lost[0]["status"] == "finished", lost
+    expect(timeline).to_have_attribute("data-replay", "playing")
+    reconnect(page, relay)
+    expect(timeline).not_to_have_attribute("data-replay", "playing")
+    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#replay")).to_be_enabled()
+    expect(page.locator("#replay-stop")).to_be_hidden()
