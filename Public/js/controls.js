@@ -523,22 +523,23 @@ export class Controls {
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
-      sender = fieldSender((value, expected) => this.send(pointer, value, expected));
+      sender = fieldSender((value, condition) => this.send(pointer, value, condition));
       this.senders.set(pointer, sender);
     }
     return sender;
   }
 
   /**
-   * Sends the field's value; with `expected`, only to apply while the field holds that (a `test`;
-   * the whole props, at `''`, go as a `replace`, which takes none).
+   * Sends the field's value; with a `condition` ({value, version}), only to apply while the field
+   * still holds `value` (a JSON Patch `test`), or for the whole props at `''` (a `replace`, which
+   * takes no test) while `version` is live (`base`).
    */
-  send(pointer, value, expected) {
+  send(pointer, value, condition) {
     if (pointer === '') {
       this.clearError(pointer);
-      return this.report(pointer, this.hooks.replace(value));
+      return this.report(pointer, this.hooks.replace(value, condition?.version));
     }
-    const test = expected === undefined ? [] : [{ op: 'test', path: pointer, value: expected }];
+    const test = condition === undefined ? [] : [{ op: 'test', path: pointer, value: condition.value }];
     return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer);
   }
 
@@ -597,7 +598,7 @@ export class Controls {
    * - is not sent when someone else changed the field meanwhile: their change stays, and the field
    *   says so.
    */
-  resume(beforeProps, liveProps) {
+  resume(beforeProps, liveProps, liveVersion) {
     const same = (a, b) => a !== undefined && b !== undefined && canonicalJSON(a) === canonicalJSON(b);
     for (const [pointer, sender] of this.senders) {
       const lost = sender.unanswered();
@@ -607,7 +608,7 @@ export class Controls {
       if (same(live, lost.value)) {
         sender.forget();
       } else if (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight)) {
-        sender.resume(live);
+        sender.resume({ value: live, version: liveVersion });
       } else {
         sender.forget();
         if (live !== undefined) this.bindings.get(pointer)?.(live);

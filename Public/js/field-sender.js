@@ -9,11 +9,12 @@
 // edit can be replaced by a later one (someone else's edit right after ours) and never arrive. An
 // edit in flight that such a later state overtook counts as answered after `OVERTAKEN_GRACE_MS`.
 
-const OVERTAKEN_GRACE_MS = 1000;
+export const OVERTAKEN_GRACE_MS = 1000;
 
 /**
- * @param send (value, expected) -> ref | false: sends an edit now (`expected`: the value the field
- *   must still hold for it to apply, or undefined); false when it could not be sent
+ * @param send (value, condition) -> ref | false: sends an edit now (`condition`: what must still hold
+ *   for it to apply, {value, version} of the field when it was last seen, or undefined); false when it
+ *   could not be sent
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
  *      drops the value waiting behind it: it was typed on top of what the server refused),
@@ -23,7 +24,7 @@ const OVERTAKEN_GRACE_MS = 1000;
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
  *      dropped), and the value then in flight (`inFlight`, when one was: the server may have applied
  *      it), `.release()` forgets the edit in flight (the connection it went on is gone),
- *   `.resume(expected)` sends that value again, to apply only while the field holds `expected`,
+ *   `.resume(condition)` sends that value again, to apply only while `condition` holds,
  *   `.forget()` drops it.
  */
 export function fieldSender(send) {
@@ -31,8 +32,8 @@ export function fieldSender(send) {
   let waiting = null;   // {value}
   let lost = null;      // {value, inFlight?}: in flight or waiting when the connection dropped
 
-  const dispatch = (value, expected) => {
-    const ref = send(value, expected);
+  const dispatch = (value, condition) => {
+    const ref = send(value, condition);
     inFlight = ref ? { ref, value, timer: null } : null;
     if (!ref) lost = { value }; // sent again once connected (`unanswered`)
   };
@@ -66,10 +67,10 @@ export function fieldSender(send) {
     waiting = null;
   };
   sender.unanswered = () => lost;
-  sender.resume = (expected) => {
+  sender.resume = (condition) => {
     const { value } = lost;
     lost = null;
-    dispatch(value, expected);
+    dispatch(value, condition);
   };
   sender.forget = () => { lost = null; };
   return sender;

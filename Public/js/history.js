@@ -24,7 +24,8 @@ const QUIET_MS = 1000;
 export class TimeTravel {
   /**
    * @param els {slider, label, undo, redo, list, count}
-   * @param hooks {send(message) -> bool, nextRef(kind) -> string, isOwnRef(ref) -> bool, onError(message)}
+   * @param hooks {send(message) -> bool, nextRef(kind, meta?) -> string (`meta` is kept with the ref for its answer),
+   *   isOwnRef(ref) -> bool, onError(message)}
    */
   constructor(els, hooks) {
     Object.assign(this, els);
@@ -144,14 +145,16 @@ export class TimeTravel {
   }
 
   /**
-   * Undoes or redoes the change live at `base` (by default the version this page shows as live):
-   * a change that came since and is not shown yet is not the one meant, so the server refuses it
-   * (`conflict`) rather than undo it.
+   * Undoes or redoes the latest change, whoever made it (the toolbar, Ctrl/Cmd+Z); with `base`, only
+   * while that version is live: a history row's Undo names the change on its row, and the server
+   * refuses it (`conflict`) rather than undo a change that came since.
    */
-  step(kind, base = this.latest) {
+  step(kind, base) {
     if (!this.storyId) return;
     this.seekSoon.cancel();
-    if (!this.hooks.send({ type: kind, story: this.storyId, base, ref: this.hooks.nextRef(kind) })) {
+    const message = { type: kind, story: this.storyId, ref: this.hooks.nextRef(kind, { base }) };
+    if (base !== undefined) message.base = base;
+    if (!this.hooks.send(message)) {
       this.hooks.onError(`Not connected: could not ${kind}.`);
     }
   }

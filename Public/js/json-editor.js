@@ -5,12 +5,12 @@
 // "Applying…" lasts until the state carrying the replace's ref (`accepted`) or its error (`refused`)
 // comes, with two exceptions: the connection drops (`connectionLost`: the answer is lost with it), or
 // a newer state comes without it (the server keeps one state per story waiting for a slow connection,
-// so the answer can be skipped): after `OVERTAKEN_GRACE_MS` the editor shows the live props.
+// so the answer can be skipped): after `OVERTAKEN_GRACE_MS` the editor stops waiting. Either way the
+// text stays: the user applies it again or reverts to the live props.
 
 import { canonicalJSON } from './dom.js';
+import { OVERTAKEN_GRACE_MS } from './field-sender.js';
 import { parse as parseJSON, stringify } from './json.js';
-
-const OVERTAKEN_GRACE_MS = 1000; // as field-sender.js: our answer usually follows a state that overtook it
 
 export class JsonEditor {
   /** @param els {textarea, apply, revert, format, status}; hooks {apply(props) -> bool, onLocalError()} */
@@ -76,9 +76,9 @@ export class JsonEditor {
       this.renderStatus();
       return;
     }
-    // While waiting, the draft is as applied (typing ends the wait): once the grace is over, showing
-    // the live props loses nothing of the user's.
-    if (this.awaiting) this.overtakenTimer ??= setTimeout(() => this.revert(), OVERTAKEN_GRACE_MS);
+    // Our answer usually follows a state that overtook it; one that has not come after the grace
+    // may have been skipped (or be slow: a refusal may still come, so the text stays).
+    if (this.awaiting) this.overtakenTimer ??= setTimeout(() => this.overtaken(), OVERTAKEN_GRACE_MS);
     // The user's text stays. An error or "Applying…" stays on show; else say the live props moved on.
     if (this.awaiting || this.statusEl.classList.contains('is-error')) return;
     this.setStatus('dirty', `Edited. The live props changed meanwhile (now v${version}): Apply replaces them, Revert shows them.`);
@@ -151,6 +151,12 @@ export class JsonEditor {
     this.stopWaiting();
     this.setStatus('error', 'The connection dropped and the answer to Apply was lost: it may not have been applied. Once reconnected, apply again, or Revert to see the live props.');
     this.textarea.removeAttribute('aria-invalid'); // the text itself is fine
+  }
+
+  /** No answer to Apply came while newer states did: stop waiting, keep the text. */
+  overtaken() {
+    this.stopWaiting();
+    this.setStatus('dirty', `No answer to Apply came, and the live props moved on (now v${this.version}): Apply sends your text again, Revert shows the live props.`);
   }
 
   stopWaiting() {

@@ -85,7 +85,7 @@ const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPe
 
 const controls = new Controls($('controls'), {
   patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
-  replace: (props) => send({ type: 'replace', props }, { kind: 'patch', pointer: '' }),
+  replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   typed: (pointer, text) => {
     const html = optimistic.onTyped(pointer, text);
@@ -109,9 +109,9 @@ const timeTravel = new TimeTravel({
   slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
 }, {
   send: (message) => connection.send(message),
-  nextRef: (kind) => {
+  nextRef: (kind, meta = {}) => {
     const ref = connection.nextRef(kind);
-    refs.set(ref, { kind, story: current.storyId, visit: current.visit });
+    refs.set(ref, { ...meta, kind, story: current.storyId, visit: current.visit });
     return ref;
   },
   isOwnRef,
@@ -173,11 +173,9 @@ const compare = new ComparePanel({
 });
 const overview = new OverviewPage($('overview'), {
   paths, isStatic: false, toast: (text, kind) => toast(text, kind),
-  // The grid's environment is kept in the address, so a reload or a shared link shows the same grid;
-  // only while the grid is shown: the address of another view is that view's.
-  onEnvironment: (componentId, environment) => {
-    if (shownView === 'overview') history.replaceState(null, '', URLState.componentHash(componentId, environment));
-  },
+  // The grid's environment is kept in the address, so a reload or a shared link shows the same grid
+  // (the grid drops a check answered after the user left it: overview.js, checkEnvironment).
+  onEnvironment: (componentId, environment) => history.replaceState(null, '', URLState.componentHash(componentId, environment)),
 });
 
 const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-count'), clear: $('actions-clear') }, { isOwnRef });
@@ -405,7 +403,7 @@ function onState(state) {
   current.fresh = false;
   current.state = state;
   if (current.resumeFrom?.storyId === state.story) {
-    controls.resume(current.resumeFrom.props, state.props);
+    controls.resume(current.resumeFrom.props, state.props, state.version);
     current.resumeFrom = undefined;
   }
   if ($('stage').dataset.state !== 'ready') hideStageMessage();
@@ -465,8 +463,8 @@ function onError(error) {
       controls.settle(error.ref, false, current.state?.props);
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
-      // Only an edit sent again after a reconnect carries a `test` (Controls.resume).
-      const message = error.code === 'test-failed' ? CHANGED_MEANWHILE : error.message;
+      // Only an edit sent again after a reconnect carries a condition (Controls.resume).
+      const message = error.code === 'test-failed' || error.code === 'conflict' ? CHANGED_MEANWHILE : error.message;
       const row = where !== undefined ? controls.showServerError(where, message) : null;
       if (!row) toast(`${error.path ? `${error.path}: ` : ''}${message}`, 'error');
       break;
@@ -486,8 +484,9 @@ function onError(error) {
       break;
     case 'undo':
     case 'redo':
-      // A conflict: nothing to undo or redo, or the live version is not the one shown (someone's change came since).
-      toast(`Not ${meta.kind === 'undo' ? 'undone' : 'redone'}: ${error.message}`, 'error');
+      if (error.code !== 'conflict') toast(error.message, 'error');
+      else if (meta.base !== undefined) toast(`Not undone: a change came after v${meta.base}. Look at the history again.`, 'error');
+      else toast(`Nothing to ${meta.kind}.`, 'error');
       break;
     default:
       toast(`${meta.kind}: ${error.message}`, 'error');

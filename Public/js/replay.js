@@ -90,8 +90,8 @@ export class ReplayControls {
 
   /**
    * The connection came back: the end of the replay shown playing may have been lost with the old
-   * one, and the server does not say again what is playing. So none is shown playing; one still
-   * running goes on in the preview and history, and its end, when it comes, shows as usual.
+   * one. So none is shown playing until the server says otherwise: it sends a new subscription the
+   * `started` status of a replay still playing (docs/protocol.md), which shows it again.
    */
   reconnected() {
     this.playing = null;

@@ -40,7 +40,7 @@ export class ReviewPage {
   async refresh() {
     if (this.loading) {
       if (!this.reloading) {
-        this.reloading = this.loading.then(() => {
+        this.reloading = this.loading.catch(() => {}).then(() => {
           this.reloading = null;
           return this.refresh();
         });

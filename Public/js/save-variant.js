@@ -55,18 +55,22 @@ export class SaveVariant {
     this.setPending(true);
     const result = await requestJSON('POST', `api/stories/${encodeURIComponent(story.id)}/save`, { name });
     this.setPending(false);
+    // The form still open on the story saved: else it was closed, or opened again for another
+    // story (or another opening of it), and is not this answer's to change.
+    const formOfThisSave = !this.popover.hidden && this.hooks.story()?.visit === story.visit;
     if (!result.ok) {
       const message = `${result.status === 409 ? 'That name is taken' : 'Not saved'}: ${result.error}`;
-      // The form may have been closed meanwhile (another story opened): an error there would go unseen.
-      if (this.popover.hidden) this.hooks.toast(`Saving ${story.id} as a variant: ${message}`, 'error');
+      if (!formOfThisSave) this.hooks.toast(`Saving ${story.id} as a variant: ${message}`, 'error');
       else {
         this.showError(message);
         this.input.focus();
       }
       return;
     }
-    this.close();
-    this.input.value = '';
+    if (formOfThisSave) {
+      this.close();
+      this.input.value = '';
+    }
     await this.hooks.onSaved(result.body, story);
   }
 

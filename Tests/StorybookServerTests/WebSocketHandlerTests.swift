@@ -83,7 +83,6 @@ import Testing
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "test", "path": "/name", "value": "no"}], "ref": "r"}"#, "test-failed", "/name", "r"),
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "jump", "path": "/name"}], "ref": "r"}"#, "invalid-patch", "/name", "r"),
         (#"{"type": "undo", "story": "profile-user-profile--default"}"#, "conflict", nil, nil),
-        (#"{"type": "redo", "story": "profile-user-profile--default", "base": 1, "ref": "r"}"#, "conflict", nil, "r"),
         (#"{"type": "undo", "story": "profile-user-profile--default", "base": "1"}"#, "bad-message", "/base", nil),
     ])
     func errorsGoToTheSenderAloneAndChangeNothing(message: String, code: String, path: String?, ref: String?) {
@@ -115,6 +114,12 @@ import Testing
         #expect(last(alice)?["type"] == "state")
         #expect(last(alice)?["version"] == 4)
         #expect(last(alice)?["props"]?["name"] == "Two")
+        // Redo likewise: there is something to redo, but not at version 3 any more.
+        send(#"{"type": "redo", "story": "\#(story)", "base": 3, "ref": "r"}"#, from: alice)
+        #expect(last(alice)?["code"] == "conflict")
+        send(#"{"type": "redo", "story": "\#(story)", "base": 4, "ref": "r2"}"#, from: alice)
+        #expect(last(alice)?["version"] == 5)
+        #expect(last(alice)?["props"]?["email"] == "three@example.com")
     }
 
     @Test func dispatchLogsAnActionThenAppliesTheSuggestion() {

@@ -104,7 +104,8 @@ def test_a_replace_whose_answer_was_lost_with_the_connection_asks_to_apply_again
 def test_a_replace_whose_answer_the_server_skipped_ends_the_wait(fresh_server, ui):
     """The state answering the replace is skipped (the server keeps only the latest state waiting
     for a slow connection) and a later change's state comes instead: after a grace period the editor
-    stops saying "Applying…" and shows the live props, the replace's change and the later one."""
+    stops saying "Applying…", keeps the text (a slow refusal could still come), and Revert shows the
+    live props, the replace's change and the later one."""
     page = ui.new_page()
     skipped = []
 
@@ -116,11 +117,14 @@ def test_a_replace_whose_answer_the_server_skipped_ends_the_wait(fresh_server, u
 
     relay_web_socket(page, from_server)
     ui.open(fresh_server, PROFILE, page=page)
-    apply_json(page, {**json_text(page), "name": "Applied by JSON"})
+    draft = {**json_text(page), "name": "Applied by JSON"}
+    apply_json(page, draft)
     assert wait_until(page, lambda: len(skipped) == 1)
     expect(page.locator("#json-status")).to_have_text("Applying…")
     patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "later@example.com"}])
-    expect(page.locator("#json-status")).not_to_have_text("Applying…")
+    expect(page.locator("#json-status")).to_contain_text("No answer to Apply came")
+    assert json_text(page) == draft
+    page.locator("#json-revert").click()
     assert json_text(page) == live(fresh_server, PROFILE)["props"]
     assert json_text(page)["name"] == "Applied by JSON" and json_text(page)["email"] == "later@example.com"
     expect(page.locator("#json-apply")).to_be_disabled()
@@ -178,3 +182,25 @@ def test_a_replay_whose_end_was_lost_with_the_connection_is_not_shown_playing(fr
     expect(page.locator("#replay")).to_be_visible()
     expect(page.locator("#replay")).to_be_enabled()
     expect(page.locator("#replay-stop")).to_be_hidden()
+
+
+def test_a_replay_still_playing_after_a_reconnect_is_shown_playing_again(fresh_server, ui):
+    """The connection drops while a replay plays (a recorded pause of three seconds): the server
+    tells the new subscription that it plays, with the steps played so far, so the page shows it
+    playing again and its Stop still stops it."""
+    page = ui.new_page()
+    statuses = []
+    relay = relay_web_socket(page, lambda data: (statuses.append((len(relay.pages), data)) if data.get("type") == "replay" else None) or data)
+    ui.open(fresh_server, PROFILE, page=page)
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": "One"}])
+    page.wait_for_timeout(3000)  # the pause the replay plays back
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": "Two"}])
+    timeline = page.locator(".timeline")
+    page.locator("#replay").click()
+    expect(timeline).to_have_attribute("data-replay", "playing")
+    reconnect(page, relay)
+    assert wait_until(page, lambda: any(count == 2 and data["status"] == "started" for count, data in statuses)), statuses
+    expect(timeline).to_have_attribute("data-replay", "playing")
+    page.locator("#replay-stop").click()
+    assert wait_until(page, lambda: any(data["status"] == "stopped" for _, data in statuses)), statuses
+    expect(timeline).not_to_have_attribute("data-replay", "playing")

@@ -86,6 +86,13 @@ final class ReplayController: @unchecked Sendable {
         scheduleNext(replay)
     }
 
+    /// The `started` status of the story's replay, with the steps played so far; nil when none plays.
+    /// A new subscriber gets it, so a page that subscribes (or reconnects) mid-replay shows it playing.
+    func running(_ story: String) -> JSONValue? {
+        hub.assertOnQueue()
+        return replays[story].map { status($0, "started") }
+    }
+
     private func status(_ replay: Replay, _ status: String, error: APIError? = nil) -> JSONValue {
         var members: [String: JSONValue] = [
             "type": "replay", "story": .string(replay.recording.story), "status": .string(status),

@@ -159,8 +159,9 @@ struct MCPTools {
             return changed(try hub.dispatch(invocation, to: story, source: client.source).get())
         case "undo", "redo":
             let story = try reader.string("story")
+            let base = try reader.optionalInt("base")
             visit(story, client: client)
-            return changed(try hub.apply(name == "undo" ? .undo : .redo, to: story, base: try reader.optionalInt("base"), source: client.source).get())
+            return changed(try hub.apply(name == "undo" ? .undo : .redo, to: story, base: base, source: client.source).get())
         case "read_history":
             let session = try session(reader, client: client)
             let history = HistoryMessage.json(session, since: try reader.optionalInt("since"))

@@ -50,6 +50,7 @@ struct WebSocketHandler {
             switch hub.subscribe(connection, to: story, environment: environment, delta: delta) {
             case .success:
                 hub.sendState(of: story, to: connection)  // and the field it focuses
+                if let replay = replays.running(story) { hub.send(replay, to: connection) }
                 presence.publish(story)
                 renderers.sendReports(of: story, to: connection)
             case .failure(let error):
