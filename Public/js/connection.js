@@ -141,11 +141,8 @@ export class Connection extends EventTarget {
    */
   environmentRefused(error) {
     if (error.ref === undefined || error.ref !== this.subscribeRefs.get(error.story)) return;
-    this.environment = this.acceptedEnvironment;
+    this.subscribe(error.story, this.acceptedEnvironment);
     this.dispatchEvent(new CustomEvent('environment', { detail: { environment: this.environment } }));
-    this.states.delete(error.story);
-    this.awaiting.add(error.story);
-    this.send(this.subscription(error.story));
   }
 
   /** Sends a message now; false when the socket is not open (the caller tells the user). */

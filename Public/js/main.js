@@ -49,7 +49,7 @@ const current = {
   variants: null,       // component's stories' props, fetched for union case switching
   environment: { ...Environment.DEFAULTS }, // what the story is rendered in (toolbar, URL, subscribe)
   visit: 0,             // counts stories opened: an answer to an edit of an earlier visit is not this one's
-  resumeFrom: undefined, // after a reconnect, {storyId, props}: edits to send again with the next state
+  resumeFrom: undefined, // after a reconnect, {props} of the last state before: edits to send again with the next state
 };
 const refs = new Map(); // ref -> {kind, pointer?}: what our messages were, to route answers
 let index = null;
@@ -68,9 +68,7 @@ const preview = new Preview($('preview'), {
       toast(`Read-only static site: the command ${command} is not sent.`, 'info');
       return;
     }
-    const ref = connection.nextRef('dispatch');
-    refs.set(ref, { kind: 'dispatch', story: current.storyId, visit: current.visit });
-    if (!connection.send({ type: 'dispatch', story: current.storyId, command, payload, ref })) {
+    if (!send({ type: 'dispatch', command, payload }, { kind: 'dispatch' })) {
       toast('Not connected: the command was not sent.', 'error');
     }
   },
@@ -109,11 +107,7 @@ const timeTravel = new TimeTravel({
   slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
 }, {
   send: (message) => connection.send(message),
-  nextRef: (kind, meta = {}) => {
-    const ref = connection.nextRef(kind);
-    refs.set(ref, { ...meta, kind, story: current.storyId, visit: current.visit });
-    return ref;
-  },
+  nextRef: (kind, meta = {}) => remember({ ...meta, kind }),
   isOwnRef,
   onError: (message) => toast(message, 'error'),
 });
@@ -183,10 +177,16 @@ const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-coun
 /** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
+  const ref = remember(meta);
+  return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
+}
+
+/** A fresh ref for a message about the open story, kept with `meta` (and this visit) to route its answer. */
+function remember(meta) {
   const ref = connection.nextRef(meta.kind);
   refs.set(ref, { ...meta, story: current.storyId, visit: current.visit });
   if (refs.size > 2000) refs.delete(refs.keys().next().value);
-  return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
+  return ref;
 }
 
 // MARK: - Opening stories
@@ -402,7 +402,7 @@ function onState(state) {
   const someoneElses = !mine && !current.fresh && current.state !== null;
   current.fresh = false;
   current.state = state;
-  if (current.resumeFrom?.storyId === state.story) {
+  if (current.resumeFrom !== undefined) {
     controls.resume(current.resumeFrom.props, state.props, state.version);
     current.resumeFrom = undefined;
   }
@@ -542,7 +542,7 @@ connection.addEventListener('open', ({ detail }) => {
   if (!detail.reconnected) return;
   optimistic.reset();
   // Edits that may not have reached the server are sent again once the first state since has come.
-  current.resumeFrom = { storyId: current.storyId, props: current.state?.props };
+  current.resumeFrom = { props: current.state?.props };
   // The server may have restarted: fresh catalog, fresh state (the subscription was sent again).
   current.fresh = true;
   loadIndex().then(() => {

@@ -53,7 +53,7 @@ export class Presence {
   /** Every (re)connection: learn our viewer id, and say again what we focus. */
   onHello(message) {
     this.me = message.connection ?? null;
-    if (this.storyId && this.focus !== null) this.hooks.send({ type: 'focus', story: this.storyId, path: this.focus });
+    if (this.focus !== null) this.refocus(this.focus);
     this.render();
   }
 
@@ -71,7 +71,7 @@ export class Presence {
 
   /** Says again that we edit `pointer`, when we still do, so that the server checks it anew (optimistic-preview.js). */
   refocus(pointer) {
-    if (this.storyId && this.focus !== null && this.focus === pointer) this.hooks.send({ type: 'focus', story: this.storyId, path: pointer });
+    if (this.storyId && this.focus === pointer) this.hooks.send({ type: 'focus', story: this.storyId, path: pointer });
   }
 
   announce(pointer) {

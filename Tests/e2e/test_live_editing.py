@@ -370,6 +370,15 @@ def relay_web_socket(page, from_server=None, from_page=None):
     return relay
 
 
+def reconnect(page, relay, dropped=lambda: None):
+    """Drops the page's connection (then calls `dropped`) and waits until it is connected again."""
+    count = len(relay.pages)
+    relay.drop()
+    dropped()
+    assert wait_until(page, lambda: len(relay.pages) == count + 1)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+
+
 def wait_until(page, condition, timeout=10):
     """Polls `condition` while the page runs (Playwright delivers its events only while called)."""
     deadline = time.monotonic() + timeout
@@ -378,6 +387,17 @@ def wait_until(page, condition, timeout=10):
             return False
         page.wait_for_timeout(20)
     return True
+
+
+def holding_back(wanted, held, on):
+    """For `relay_web_socket`: while `on[0]` is true, keeps the messages `wanted(data)` picks in `held`
+    instead of passing them on (a test sends them later with `Relay.to_page`)."""
+    def look(data):
+        if on[0] and wanted(data):
+            held.append(data)
+            return None
+        return data
+    return look
 
 
 def collecting(kind, into):

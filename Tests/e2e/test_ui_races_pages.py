@@ -13,15 +13,12 @@ from playwright.sync_api import expect
 from conftest import Server
 from test_live_editing import PROFILE, wait_until
 from test_ui import browser_type_launch_args, ui, wait_ready  # noqa: F401 (fixtures)
+from test_ui_races import toasts
 from test_ui_review import goldens, server_with_variants  # noqa: F401 (fixtures)
 
 COMPONENT = "profile-user-profile"  # PROFILE's component
 CHANGED = "auth-login--filled"      # the story whose golden `goldens` edits
 OTHER = "auth-login--empty"
-
-
-def toasts(page, text):
-    return page.locator(".toast").filter(has_text=text)
 
 
 def hold_first(held):

@@ -9,18 +9,12 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_
 """
 import json
 
-import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, relay_web_socket, wait_until
+from test_live_editing import PROFILE, collecting, holding_back, reconnect, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, live  # noqa: F401 (fixtures)
+from test_ui_races import patch
 from test_ui_renderers import fake_renderer, show_first_report
-
-
-def patch(server, story, ops):
-    response = requests.patch(f"{server.url}/api/stories/{story}/props", json=ops, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def is_json_editors_answer(data):
@@ -32,14 +26,6 @@ def apply_json(page, props):
     text = page.locator("#json-text")
     text.fill(json.dumps(props, indent=2))
     text.press("Control+Enter")
-
-
-def reconnect(page, relay):
-    """Drops the page's connection and waits until it is connected again."""
-    count = len(relay.pages)
-    relay.drop()
-    assert wait_until(page, lambda: len(relay.pages) == count + 1)
-    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
 
 
 def json_text(page):
@@ -54,7 +40,7 @@ def test_text_typed_after_apply_is_kept_when_the_answer_comes(fresh_server, ui):
     replace was applied and leaves what they typed since in the editor, to apply or revert."""
     page = ui.new_page()
     held, holding = [], [True]
-    relay = relay_web_socket(page, lambda data: (held.append(data), None)[1] if holding[0] and is_json_editors_answer(data) else data)
+    relay = relay_web_socket(page, holding_back(is_json_editors_answer, held, holding))
     ui.open(fresh_server, PROFILE, page=page)
     props = json_text(page)
     apply_json(page, {**props, "name": "Applied"})
@@ -140,7 +126,7 @@ def test_the_chosen_renderers_reports_come_again_after_a_reconnect(fresh_server,
     with fake_renderer(server) as fake:
         page = ui.new_page()
         shows = []
-        relay = relay_web_socket(page, None, lambda data: (shows.append(data) if data.get("type") == "show" else None) or data)
+        relay = relay_web_socket(page, None, collecting("show", shows))
         ui.open(server, PROFILE, page=page)
         view = show_first_report(page, fake, PROFILE)
         shown = len(shows)
