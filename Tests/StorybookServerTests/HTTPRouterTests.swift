@@ -177,6 +177,33 @@ import Testing
         #expect(since?["entries"]?.arrayValue?.compactMap { $0["version"]?.integerValue } == [4, 5])
     }
 
+    @Test func anEditWithABaseIsMadeOnlyWhileThatIsTheLiveVersion() {
+        let id = "profile-user-profile--default"
+        func base(_ value: String) -> [QueryItem] { [QueryItem(name: "base", value: value)] }
+        let patched = call(.patch, "/api/stories/\(id)/props", body: #"[{"op": "replace", "path": "/name", "value": "B"}]"#, query: base("1"))
+        #expect(patched.0 == 200)
+        #expect(patched.1?["version"] == 2)
+        for (method, action, body) in [(HTTPMethod.put, "props", #"{"name": "C", "email": "c@x"}"#),
+                                       (.patch, "props", #"[{"op": "replace", "path": "/name", "value": "C"}]"#),
+                                       (.post, "reset", ""), (.post, "undo", ""), (.post, "redo", "")] {
+            let (status, json, _) = call(method, "/api/stories/\(id)/\(action)", body: body, query: base("1"))
+            #expect(status == 409, "\(method) \(action)")
+            #expect(json?["error"]?["code"] == "conflict")
+        }
+        for value in ["-1", "x", "2.0", ""] {
+            let (status, json, _) = call(.post, "/api/stories/\(id)/undo", query: base(value))
+            #expect(status == 400, "base=\(value)")
+            #expect(json?["error"]?["code"] == "bad-request")
+        }
+        #expect(try! hub.session(id).get().version == 2)
+        let undone = call(.post, "/api/stories/\(id)/undo", query: base("2"))
+        #expect(undone.0 == 200)
+        #expect(undone.1?["props"]?["name"] == "Ada Lovelace")
+        #expect(call(.post, "/api/stories/\(id)/redo", query: base("3")).1?["props"]?["name"] == "B")
+        #expect(call(.put, "/api/stories/\(id)/props", body: #"{"name": "D", "email": "d@x"}"#, query: base("4")).1?["version"] == 5)
+        #expect(call(.post, "/api/stories/\(id)/reset", query: base("5")).1?["props"]?["name"] == "Ada Lovelace")
+    }
+
     @Test func tokenGuardsTheAPIButNotHealth() {
         let guarded = HTTPRouter(hub: hub, replays: ReplayController(hub: hub) { _, work in work() }, renders: RenderCache(catalog: hub.catalog), staticFiles: nil,
                                  access: AccessPolicy(token: "s3cret", allowedOrigins: []), maxJSONDepth: 64)

@@ -143,23 +143,25 @@ struct HTTPRouter {
                 answer(hub.session(id)) { session in .json(session.auditJSON(in: environment)) }
             }
         case ("PUT", "props"):
-            return withJSONBody(request) { body in answer(hub.apply(.replace(body), to: id, source: .http)) }
+            return withBase(request) { base in
+                withJSONBody(request) { body in answer(hub.apply(.replace(body), to: id, base: base, source: .http)) }
+            }
         case ("PATCH", "props"):
-            return withJSONBody(request) { body in
+            return withBase(request) { base in withJSONBody(request) { body in
                 let patch: JSONPatch
                 do throws(JSONPatchError) {
                     patch = try JSONPatch(json: body)
                 } catch {
                     return .error(APIError(error))
                 }
-                return answer(hub.apply(.patch(patch), to: id, source: .http))
-            }
+                return answer(hub.apply(.patch(patch), to: id, base: base, source: .http))
+            } }
         case ("POST", "reset"):
-            return answer(hub.apply(.reset, to: id, source: .http))
+            return withBase(request) { base in answer(hub.apply(.reset, to: id, base: base, source: .http)) }
         case ("POST", "undo"):
-            return answer(hub.apply(.undo, to: id, source: .http))
+            return withBase(request) { base in answer(hub.apply(.undo, to: id, base: base, source: .http)) }
         case ("POST", "redo"):
-            return answer(hub.apply(.redo, to: id, source: .http))
+            return withBase(request) { base in answer(hub.apply(.redo, to: id, base: base, source: .http)) }
         case ("POST", "seek"):
             return withJSONBody(request) { body in
                 guard let version = body["version"]?.integerValue else {
@@ -292,6 +294,16 @@ struct HTTPRouter {
             return body(try ViewEnvironment(parameters: request.query))
         } catch {
             return .error(APIError(error))
+        }
+    }
+
+    /// An edit's `?base=N`: with it, the edit is made only while N is the live version (else 409 `conflict`),
+    /// as `base` does over the WebSocket and MCP.
+    private func withBase(_ request: HTTPRequest, _ body: (Int?) -> HTTPResponse) -> HTTPResponse {
+        do throws(APIError) {
+            return body(try Self.version(request, "base"))
+        } catch {
+            return .error(error)
         }
     }
 
