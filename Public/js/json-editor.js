@@ -7,6 +7,9 @@
 // a newer state comes without it (the server keeps one state per story waiting for a slow connection,
 // so the answer can be skipped): after `OVERTAKEN_GRACE_MS` the editor stops waiting. Either way the
 // text stays: the user applies it again or reverts to the live props.
+//
+// Unapplied text is kept per story when the user opens another one, and comes back (as unapplied text)
+// with that story's first state when they return, unless it equals the live props by then.
 
 import { canonicalJSON } from './dom.js';
 import { OVERTAKEN_GRACE_MS } from './field-sender.js';
@@ -24,6 +27,8 @@ export class JsonEditor {
     this.live = undefined;
     this.version = null;
     this.dirty = false;
+    this.storyId = null;
+    this.drafts = new Map();    // story id -> unapplied text left there
     this.awaiting = false;      // "Applying…": the draft, as applied, waits for the answer
     this.overtakenTimer = null; // ends the wait once a state without the answer came
     textarea.addEventListener('input', () => {
@@ -53,13 +58,18 @@ export class JsonEditor {
     });
   }
 
-  reset() {
+  /** Another story opens: the text left unapplied is kept for the story left. Says whether there was some. */
+  reset(storyId = null) {
+    const kept = this.dirty && this.storyId !== null;
+    if (kept) this.drafts.set(this.storyId, this.textarea.value);
+    this.storyId = storyId;
     this.live = undefined;
     this.version = null;
     this.dirty = false;
     this.stopWaiting();
     this.textarea.value = '';
     this.renderStatus();
+    return kept;
   }
 
   /**
@@ -67,6 +77,7 @@ export class JsonEditor {
    * just before `accepted`.
    */
   setProps(props, version) {
+    if (this.live === undefined && this.restoreDraft(props, version)) return;
     this.live = props;
     this.version = version;
     if (this.dirty && canonicalJSON(safeParse(this.textarea.value)) === canonicalJSON(props)) this.dirty = false;
@@ -82,6 +93,23 @@ export class JsonEditor {
     // The user's text stays. An error or "Applying…" stays on show; else say the live props moved on.
     if (this.awaiting || this.statusEl.classList.contains('is-error')) return;
     this.setStatus('dirty', `Edited. The live props changed meanwhile (now v${version}): Apply replaces them, Revert shows them.`);
+  }
+
+  /**
+   * The story's first state since the user came back to it: the text they left here is theirs again,
+   * unless the live props equal it by now. Says whether it was put back.
+   */
+  restoreDraft(props, version) {
+    const text = this.drafts.get(this.storyId);
+    if (text === undefined) return false;
+    this.drafts.delete(this.storyId);
+    if (canonicalJSON(safeParse(text)) === canonicalJSON(props)) return false;
+    this.live = props;
+    this.version = version;
+    this.textarea.value = text;
+    this.dirty = true;
+    this.setStatus('dirty', `Your unapplied edit from before you left this story is back: Apply replaces the live props (v${version}), Revert drops it.`);
+    return true;
   }
 
   /** Puts text in the editor as the user's own (e.g. a link's props the server refused). */

@@ -228,6 +228,7 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
   const story = index.stories.get(storyId);
   if (storyId !== current.storyId || !current.story) {
     if (current.storyId) connection.unsubscribe(current.storyId);
+    const left = current.story;
     // A deep link's props belong to the story it named: opening another one drops them.
     Object.assign(current, {
       storyId, story, schema: undefined, state: null, fresh: true, variants: null, linkProps: undefined, visit: current.visit + 1, resumeFrom: undefined,
@@ -235,7 +236,9 @@ function openStory(storyId, { push = false, linkProps, linkError, environment } 
     optimistic.reset();
     showPanelsOncePaused.cancel();
     controls.reset(null);
-    jsonEditor.reset();
+    if (jsonEditor.reset(story ? storyId : null) && left) {
+      toast(`Your unapplied JSON edit of ${left.title} / ${left.name} is kept: it comes back when you open that story again.`);
+    }
     actions.clear();
     preview.clear();
     timeTravel.reset(story ? storyId : null);

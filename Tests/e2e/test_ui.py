@@ -310,6 +310,43 @@ def test_invalid_raw_json_shows_the_field_error_and_changes_nothing(server, ui):
     expect(editor).to_have_value(re.compile(r'"name": "Grace Hopper"'))
 
 
+def edit(server, story, pointer, value):
+    """Another client's edit of one field, over HTTP."""
+    response = requests.patch(f"{server.url}/api/stories/{story}/props", timeout=10, json=[{"op": "replace", "path": pointer, "value": value}])
+    assert response.status_code == 200, response.text
+
+
+def test_an_unapplied_json_edit_is_kept_for_its_story_while_another_one_is_open(fresh_server, ui):
+    """Text typed in the raw JSON editor and not applied is not lost by opening another story: a toast
+    says so, and it is back (unapplied) when the user returns; once the live props equal it, it is not."""
+    story, other = "profile-user-profile--default", "profile-user-profile--no-avatar"
+    page = ui.open(fresh_server, story)
+    editor, status = page.locator("#json-text"), page.locator("#json-status")
+    draft = json.dumps(dict(live(fresh_server, story)["props"], name="Drafted, not applied"), indent=2)
+    editor.fill(draft)
+    ui.open(fresh_server, other, page=page)
+    expect(page.locator("#toasts")).to_contain_text("unapplied JSON edit of")
+    expect(editor).to_have_value(re.compile(r'"name": "Grace Hopper"'))
+    # Meanwhile someone else edits the story left: the draft comes back over their version.
+    edit(fresh_server, story, "/email", "x@y")
+    ui.open(fresh_server, story, page=page)
+    expect(editor).to_have_value(draft)
+    expect(status).to_contain_text("unapplied edit from before you left this story is back")
+    expect(status).to_contain_text("(v2)")
+    assert live(fresh_server, story)["props"]["name"] == "Ada Lovelace"
+    page.locator("#json-apply").click()
+    expect(status).to_contain_text("Applied as v3")
+    assert live(fresh_server, story)["props"]["name"] == "Drafted, not applied"
+    # A draft the live props equal by the time the user returns is not put back.
+    editor.fill(json.dumps(dict(live(fresh_server, story)["props"], name="Someone types this too"), indent=2))
+    ui.open(fresh_server, other, page=page)
+    edit(fresh_server, story, "/name", "Someone types this too")
+    ui.open(fresh_server, story, page=page)
+    expect(status).to_contain_text("In sync with v4")
+    expect(page.locator("#json-apply")).to_be_disabled()
+    assert ui.page_errors == []
+
+
 def test_hostile_props_do_not_execute(fresh_server, ui):
     page = ui.new_page()
     console = []
