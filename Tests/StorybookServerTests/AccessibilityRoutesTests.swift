@@ -111,11 +111,10 @@ import Testing
         let broken = Component<[String]>("Demo/Broken") { names in
             VStack { ForEach(names) { Button(icon: "trash", command: Command("delete:\($0)")) } }
         }.variant("Two", ["a", "b"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = TemporaryDirectory(prefix: "a11y-")
         for (level, passes) in [(AuditLevel.error, false), (.todo, true), (.off, true)] {
             let catalog = try Catalog { broken.accessibilityAudit(level) }
-            let report = try SnapshotCheck(catalog: catalog, options: .init(record: true)).run(directory: directory)
+            let report = try SnapshotCheck(catalog: catalog, options: .init(record: true)).run(directory: directory.path)
             #expect(report.passed == passes, "\(level)")
             let lines = report.text.split(separator: "\n").filter { $0.hasPrefix("a11y ") }
             #expect(lines.count == (level == .off ? 0 : 2))
@@ -146,14 +145,13 @@ import Testing
         #expect(StorySnapshot.owner(ofFileNamed: "a--b@dark.json") == nil)
 
         // A golden of an environment that now renders as the default is stale: reported, pruned.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        _ = try SnapshotCheck(catalog: catalog, options: .init(record: true)).run(directory: directory)
-        try "x\n".write(toFile: directory + "/auth-login--filled@dark.txt", atomically: false, encoding: .utf8)
-        let stale = try SnapshotCheck(catalog: catalog).run(directory: directory)
+        let directory = TemporaryDirectory(prefix: "env-")
+        _ = try SnapshotCheck(catalog: catalog, options: .init(record: true)).run(directory: directory.path)
+        try "x\n".write(toFile: directory.path + "/auth-login--filled@dark.txt", atomically: false, encoding: .utf8)
+        let stale = try SnapshotCheck(catalog: catalog).run(directory: directory.path)
         #expect(!stale.passed && stale.count(.removed) == 1)
         #expect(stale.text.contains("removed: auth-login--filled@dark: renders as in the default environment now"))
-        let pruned = try SnapshotCheck(catalog: catalog, options: .init(prune: true)).run(directory: directory)
-        #expect(pruned.passed && !FileManager.default.fileExists(atPath: directory + "/auth-login--filled@dark.txt"))
+        let pruned = try SnapshotCheck(catalog: catalog, options: .init(prune: true)).run(directory: directory.path)
+        #expect(pruned.passed && !FileManager.default.fileExists(atPath: directory.path + "/auth-login--filled@dark.txt"))
     }
 }

@@ -12,7 +12,8 @@ import Testing
     static let story = "profile-user-profile--default"
     static let other = "auth-login--empty"
     let catalog = try! DemoCatalog.make()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-compaction-\(UUID().uuidString)")
+    let temporary = TemporaryDirectory(prefix: "journal-compaction-")
+    var directory: URL { temporary.url }
     let logger = Logger(label: "test")
 
     /// Holds the background work until the test runs it; brings results back at once (the test is

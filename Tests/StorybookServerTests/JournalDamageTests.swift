@@ -11,7 +11,8 @@ import Testing
     static let story = "profile-user-profile--default"
     static let other = "auth-login--empty"
     let catalog = try! DemoCatalog.make()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-damage-\(UUID().uuidString)")
+    let temporary = TemporaryDirectory(prefix: "journal-damage-")
+    var directory: URL { temporary.url }
     let logger = Logger(label: "test")
 
     private var journalURL: URL { directory.appendingPathComponent(Journal.fileName) }

@@ -10,7 +10,8 @@ import Testing
 @Suite struct JournalReplayTests {
     static let story = "profile-user-profile--default"
     let catalog = try! DemoCatalog.make()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-replay-\(UUID().uuidString)")
+    let temporary = TemporaryDirectory(prefix: "journal-replay-")
+    var directory: URL { temporary.url }
     let logger = Logger(label: "test")
 
     private func record(_ version: Int, _ content: JournalRecord.Content) -> [UInt8] {
@@ -43,7 +44,6 @@ import Testing
             bytes += record(version, version == swap ? .patch(swapped) : try replace("/avatarURL", .string("https://example.com/\(version).png")))
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         try Data(bytes).write(to: directory.appendingPathComponent(Journal.fileName))
 
         for _ in 0..<2 {  // the restore, then the compacted journal it wrote

@@ -210,9 +210,8 @@ import Testing
     }
 
     @Test func compareGoldensIsListedWithSnapshotsAndReportsEveryStory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-goldens-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = TemporaryDirectory(prefix: "mcp-goldens-")
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
         let presence = PresenceBoard.sendingAtOnce(hub: hub)
         let tools = MCPTools(hub: hub, renders: RenderCache(catalog: hub.catalog), presence: presence, snapshotsDirectory: directory.path)
         #expect(tools.definitions.contains { $0.name == "compare_goldens" })

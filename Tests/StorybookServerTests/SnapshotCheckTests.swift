@@ -8,11 +8,11 @@ import Testing
 /// `storybook check`: the comparison, `--record`, `--prune`, the summary line and the JUnit report.
 @Suite struct SnapshotCheckTests {
     let catalog: Catalog
-    let directory: String
+    let temporary = TemporaryDirectory(prefix: "snapshots-")
+    var directory: String { temporary.path }
 
     init() throws {
         catalog = try DemoCatalog.make()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapshots-\(UUID().uuidString)").path
     }
 
     private func check(record: Bool = false, prune: Bool = false) throws -> SnapshotReport {
@@ -31,7 +31,6 @@ import Testing
 
     @Test func aMissingDirectoryIsAnErrorUnlessRecording() throws {
         #expect(throws: SnapshotError.missingDirectory(directory)) { try check() }
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let recorded = try check(record: true)
         #expect(recorded.count(.new) == catalog.stories.count && recorded.passed && recorded.rewroteIndex)
         // Recording into nothing gives exactly what export writes.
@@ -51,7 +50,6 @@ import Testing
 
     @Test func anEditedGoldenIsAChangeWithADiffNamingTheStory() throws {
         _ = try check(record: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let golden = try read("auth-login--filled.txt")
         try write(golden.replacingOccurrences(of: "Log in", with: "Sign in now"), "auth-login--filled.txt")
         let report = try check()
@@ -72,7 +70,6 @@ import Testing
 
     @Test func goldensOfAStoryThatIsGoneAreRemovedAndPruned() throws {
         _ = try check(record: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try write("vstack\n", "auth-login--retired.txt")
         try write("{}\n", "auth-login--retired.json")
         try write("notes", "README.md")
@@ -88,7 +85,6 @@ import Testing
 
     @Test func aGoldenThatCannotBeReadIsAnError() throws {
         _ = try check(record: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.removeItem(atPath: file("auth-login--empty.html"))
         try FileManager.default.createDirectory(atPath: file("auth-login--empty.html"), withIntermediateDirectories: false)
         #expect(throws: SnapshotError.io("read", file("auth-login--empty.html"), errno: EISDIR)) { try check() }

@@ -8,11 +8,11 @@ import Testing
 /// `storybook export`: the tree's layout and bytes, and the rules for replacing a destination.
 @Suite struct SnapshotExportTests {
     let catalog: Catalog
-    let root: String
+    let temporary = TemporaryDirectory(prefix: "export-")
+    var root: String { temporary.path }
 
     init() throws {
         catalog = try DemoCatalog.make()
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
@@ -25,7 +25,6 @@ import Testing
     }
 
     @Test func everyStoryHasFourFilesMatchingTheRenderCache() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/out"
         let summary = try SnapshotExport(catalog: catalog).write(to: out)
         let files = try tree(out)
@@ -53,7 +52,6 @@ import Testing
     }
 
     @Test func twoExportsAreByteIdenticalAndThePreviousOneIsReplaced() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
         let first = root + "/first", out = root + "/out"
         _ = try SnapshotExport(catalog: catalog).write(to: first)
         _ = try SnapshotExport(catalog: catalog.adding(SyntheticCatalog.components(count: 3))).write(to: out)
@@ -64,7 +62,6 @@ import Testing
     }
 
     @Test func aDirectoryThatIsNotAnExportIsRefusedAndUntouched() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/mine"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: out + "/notes.txt"))
@@ -79,7 +76,6 @@ import Testing
     }
 
     @Test func anEmptyDirectoryIsFilledAndMissingParentsAreMade() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: false)
         _ = try SnapshotExport(catalog: catalog).write(to: root + "/empty")
         _ = try SnapshotExport(catalog: catalog).write(to: root + "/a/b/c")

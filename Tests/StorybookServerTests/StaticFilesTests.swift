@@ -7,11 +7,12 @@ import StorybookUI
 
 /// Static files never leave their directory.
 @Suite struct StaticFilesTests {
+    let temporary = TemporaryDirectory(prefix: "static-")
     let root: URL
     let files: StaticFiles
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
+        let base = temporary.url
         root = base.appendingPathComponent("Public")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("js"), withIntermediateDirectories: true)
         try Data("<h1>ui</h1>".utf8).write(to: root.appendingPathComponent("index.html"))

@@ -3,6 +3,7 @@ import importlib.util
 import os
 import pathlib
 import re
+import shutil
 import signal
 import socket
 import struct
@@ -35,19 +36,35 @@ class Server:
     Started as a user would: by absolute path, from an empty directory of its own (so nothing of this
     repository is at hand: the browser UI comes from the library), with the UI built into it."""
 
-    def __init__(self, *args, cwd=None, state_dir=None, binary=None, preexec_fn=None):
-        """Every server journals into a state directory of its own unless one is given."""
-        self.state_dir = state_dir or tempfile.mkdtemp(prefix="storybook-state-")
-        self.cwd = cwd or tempfile.mkdtemp(prefix="storybook-cwd-")
-        self.process = subprocess.Popen(
-            [binary or BINARY, "serve", "--port", "0", "--state-dir", str(self.state_dir), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.cwd, preexec_fn=preexec_fn,
-        )
+    started = []
+    """Every server whose directories are still to be removed (see `remove_server_directories`)."""
+
+    def __init__(self, *args, cwd=None, state_dir=None, binary=None, preexec_fn=None, keep_directories=False):
+        """Every server journals into a state directory of its own unless one is given, and runs in an
+        empty directory of its own unless one is given. The directories it made (never a caller's) are
+        removed when it is stopped, or with `keep_directories` by `remove_directories()`: for a test that
+        reads the journal or starts a server on it after stopping this one."""
+        self.made = []
+        self.state_dir = state_dir or self._temporary_directory("storybook-state-")
+        self.cwd = cwd or self._temporary_directory("storybook-cwd-")
+        self.keep_directories = keep_directories
+        try:
+            self.process = subprocess.Popen(
+                [binary or BINARY, "serve", "--port", "0", "--state-dir", str(self.state_dir), *args],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.cwd, preexec_fn=preexec_fn,
+            )
+        except BaseException:
+            self.remove_directories()
+            raise
+        Server.started.append(self)
         line = self.process.stdout.readline()
         match = re.match(r"Listening on (http://[^/]+)/(\S*)", line)
         if not match:
             self.process.kill()
-            raise RuntimeError(f"server did not start: {line!r} {self.process.stderr.read()}")
+            message = f"server did not start: {line!r} {self.process.stderr.read()}"
+            self.process.wait()
+            self.remove_directories()
+            raise RuntimeError(message)
         self.url = match.group(1)
         self.ws_url = self.url.replace("http://", "ws://") + "/ws"
         self.printed = line.strip()
@@ -57,13 +74,32 @@ class Server:
         self._stderr = _Drain(self.process.stderr)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
+        """Stops the process and, unless `keep_directories`, removes the directories it made."""
         try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            raise
+            if self.process.poll() is None:
+                self.process.send_signal(sig)
+            try:
+                return self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                raise
+        finally:
+            if not self.keep_directories:
+                self.remove_directories()
+
+    def _temporary_directory(self, prefix):
+        directory = tempfile.mkdtemp(prefix=prefix)
+        self.made.append(directory)
+        return directory
+
+    def remove_directories(self):
+        """Removes the state directory and working directory this server made, if it made them."""
+        for directory in self.made:
+            shutil.rmtree(directory, ignore_errors=True)
+        self.made = []
+        if self in Server.started:
+            Server.started.remove(self)
 
     def stderr(self):
         """Everything the server wrote to stderr; complete once it has stopped."""
@@ -108,10 +144,37 @@ def server():
 
 @pytest.fixture
 def fresh_server():
-    """A server of its own, for tests that change state others would see."""
-    instance = Server()
+    """A server of its own, for tests that change state others would see. Its directories outlive a
+    `stop()` in the test (which may read its journal or restart on it) until the test is over."""
+    instance = Server(keep_directories=True)
     yield instance
-    instance.stop()
+    try:
+        instance.stop()
+    finally:
+        instance.remove_directories()
+
+
+@pytest.fixture(autouse=True)
+def remove_server_directories():
+    """After each test, removes the directories of the servers that have exited without `stop()` (a
+    test that signals or kills the process itself)."""
+    yield
+    for instance in list(Server.started):
+        if not instance.keep_directories and instance.process.poll() is not None:
+            instance.remove_directories()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def remove_leftover_server_directories():
+    """At the end of the session, every server still running is stopped and its directories removed."""
+    yield
+    for instance in list(Server.started):
+        try:
+            instance.stop()
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            instance.remove_directories()
 
 
 def port_of(server):

@@ -1,7 +1,6 @@
 """Hardening from outside: amplifying patches, strict HTTP and WebSocket framing, the journal on a full disk."""
 import json
 import socket
-import time
 
 import requests
 from websockets.sync.client import connect
@@ -158,11 +157,11 @@ def test_a_full_tmpfs_refuses_changes_and_loses_nothing_once_space_is_back():
         assert "disk is full" in message
 
 
-def test_a_file_size_limit_refuses_changes_and_loses_nothing_once_lifted():
+def test_a_file_size_limit_refuses_changes_and_loses_nothing_once_lifted(tmp_path):
     def lift(server):
         resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
-    message = run_full_disk(tempfile.mkdtemp(prefix="storybook-fsize-"), lift,
+    message = run_full_disk(str(tmp_path), lift,
                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, resource.RLIM_INFINITY)))
     assert "file size limit" in message
 

@@ -4,6 +4,7 @@ command whose suggestion becomes the next version. This drives the library's Lin
 import json
 import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -18,12 +19,22 @@ from conftest import ROOT, Server, wait_for
 RENDERER = os.environ.get(
     "STORYBOOK_RENDERER_BINARY", str(ROOT / "Examples" / "HeadlessRenderer" / ".build" / "debug" / "headless-renderer"))
 FILLED = "auth-login--filled"
+RENDERER_DIRECTORIES = []  # the working directories of the renderers the running test started
+
+
+@pytest.fixture(autouse=True)
+def remove_renderer_directories():
+    """Removes the working directories of the renderers a test started once it is over, passed or failed."""
+    yield
+    while RENDERER_DIRECTORIES:
+        shutil.rmtree(RENDERER_DIRECTORIES.pop(), ignore_errors=True)
 
 
 def start_renderer(server, name="headless-linux", image=None, token=None):
     extra = (["--image", str(image)] if image else []) + (["--token", token] if token else [])
+    RENDERER_DIRECTORIES.append(tempfile.mkdtemp(prefix="renderer-cwd-"))
     return subprocess.Popen([RENDERER, server.ws_url, "--name", name, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="renderer-cwd-"))
+                            stderr=subprocess.PIPE, text=True, cwd=RENDERER_DIRECTORIES[-1])
 
 
 def show(server, renderer, story):
@@ -51,8 +62,8 @@ def renderer_binary():
     return RENDERER
 
 
-def test_the_headless_renderer_follows_a_story_through_edits_restarts_and_its_own_commands(renderer_binary):
-    state_dir = tempfile.mkdtemp(prefix="storybook-state-")
+def test_the_headless_renderer_follows_a_story_through_edits_restarts_and_its_own_commands(renderer_binary, tmp_path):
+    state_dir = str(tmp_path)
     server = Server(state_dir=state_dir)
     renderer = start_renderer(server)
     try:

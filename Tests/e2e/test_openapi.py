@@ -10,7 +10,6 @@ import json
 import pathlib
 import subprocess
 import sys
-import tempfile
 import threading
 
 from websockets.exceptions import ConnectionClosed
@@ -70,8 +69,8 @@ class Renderer:
         self.browser.close()
 
 
-def test_the_server_keeps_docs_openapi_yaml():
-    server = Server("--variants-dir", tempfile.mkdtemp(prefix="storybook-variants-"))
+def test_the_server_keeps_docs_openapi_yaml(tmp_path):
+    server = Server("--variants-dir", str(tmp_path))
     renderer = Renderer(server)
     try:
         schemathesis = pathlib.Path(sys.executable).parent / "schemathesis"
