@@ -6,17 +6,15 @@ Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ado
 import asyncio
 import json
 import os
-import pathlib
 import re
 import shutil
 import socket
 import subprocess
 
 import pytest
-import requests
 import websockets
 
-from conftest import BINARY, ROOT, Server, wait_for
+from conftest import BINARY, ROOT, Server
 
 EXAMPLE_BINARY = os.environ.get(
     "STORYBOOK_EXAMPLE_BINARY", str(ROOT / "Examples" / "TasksStorybook" / ".build" / "debug" / "tasks-storybook"))

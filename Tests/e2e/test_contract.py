@@ -1,11 +1,9 @@
 """The outside contract (shared/CONTRACT.md) against the real server, from independent clients:
 the Python `websockets` package, `requests`, raw sockets and curl."""
 import json
-import os
 import signal
 import socket
 import subprocess
-import threading
 import time
 
 import pytest

@@ -1,6 +1,5 @@
 """Snippets in the docs that say where they come from (`<!-- from PATH -->` before a code block) are
 copied from that file, so they cannot drift from code that is compiled and tested."""
-import pathlib
 import re
 
 from conftest import ROOT

@@ -1,6 +1,5 @@
 """The journal: no acknowledged change is lost, even to SIGKILL; restarts restore state and history."""
 import json
-import os
 import pathlib
 import signal
 import threading

@@ -306,7 +306,7 @@ def test_the_sidebar_folds_generated_stories_under_their_component(server, ui):
     page = ui.new_page()
     page.goto(f"{server.url}/#/story/{LOGIN}--empty")
     tree = page.locator("#tree")
-    group = tree.locator(f'.tree-row.is-generated:below(.tree-row.is-component:has-text("Login"))').first
+    group = tree.locator('.tree-row.is-generated:below(.tree-row.is-component:has-text("Login"))').first
     expect(group.locator(".label")).to_have_text("Generated")
     expect(group.locator(".tree-count")).to_have_text("11")
     expect(group).to_have_attribute("aria-expanded", "false")

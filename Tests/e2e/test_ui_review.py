@@ -12,7 +12,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server, wait_for
+from conftest import ROOT, Server
 from test_ui import browser_type_launch_args, ui, control, live, preview, wait_ready  # noqa: F401 (fixtures)
 
 PROFILE = "profile-user-profile--default"

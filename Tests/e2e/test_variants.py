@@ -1,6 +1,5 @@
 """Save as variant: live props written as a named variant file, loaded again after a restart."""
 import json
-import pathlib
 
 import requests
 
