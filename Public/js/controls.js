@@ -45,7 +45,7 @@ export class Controls {
     this.errors = new Map();     // pointer -> message shown at the field
     this.serverErrors = new Set(); // pointers whose error came from the server
     this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
-    this.openState = new Map();  // pointer -> whether its <details> is open
+    this.openState = new Map();  // pointer -> whether its collapsible group is open
     this.generation = 0;         // bumped by reset(): work begun before it sends nothing
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
     this.focusedPointer = null;
@@ -158,7 +158,10 @@ export class Controls {
   row(pointer, options, typeLabel, ...controls) {
     const id = `ctl-${++controlCounter}`;
     const stacked = options.stacked;
-    const first = controls.find((c) => c instanceof HTMLElement && c.matches('input, textarea, select'));
+    // The control the label names: the first field given, or the first inside a wrapper (a text field
+    // and its helpers share a `div.inline`).
+    const fields = 'input, textarea, select';
+    const first = controls.filter((c) => c instanceof HTMLElement).map((c) => (c.matches(fields) ? c : c.querySelector(fields))).find(Boolean);
     if (first) first.id = id;
     return h('div', { class: stacked ? 'field is-stacked' : 'field', dataset: { pointer } },
       options.label === null ? null : h('label', { class: 'field-label', htmlFor: id, title: pointer || '/' },
@@ -168,7 +171,11 @@ export class Controls {
       h('div', { class: 'field-error', attrs: { role: 'alert' } }));
   }
 
-  /** A collapsible group (object, array, dictionary, union) with actions in its summary. */
+  /**
+   * A collapsible group (object, array, dictionary, union): a header with a disclosure button (its name
+   * and type) and, beside it rather than inside it, the group's own controls (a switch, a key, a case,
+   * add or remove); clicking the header's empty space toggles it too.
+   */
   group(pointer, options, typeLabel, summaryExtras, body) {
     if (options.label === null && !options.forceGroup) {
       return h('div', { class: 'field-group is-root', dataset: { pointer } },
@@ -176,17 +183,27 @@ export class Controls {
         h('div', { class: 'field-error', attrs: { role: 'alert' } }),
         h('div', { class: 'group-body' }, body));
     }
-    const open = this.openState.get(pointer) ?? options.depth <= 2;
-    const details = h('details', { class: 'field-group', dataset: { pointer }, open },
-      h('summary', {},
-        h('span', { class: 'field-name' }, options.label),
-        typeLabel ? h('span', { class: 'field-type' }, typeLabel) : null,
-        options.prefix ? h('span', { class: 'summary-prefix' }, options.prefix) : null,
-        h('span', { class: 'summary-extras' }, ...summaryExtras, options.suffix)),
+    const bodyId = `grp-${++controlCounter}`;
+    const toggle = h('button', { type: 'button', class: 'group-toggle', attrs: { 'aria-controls': bodyId } },
+      h('span', { class: 'field-name' }, options.label),
+      typeLabel ? h('span', { class: 'field-type' }, typeLabel) : null);
+    const header = h('div', { class: 'group-summary' },
+      toggle,
+      options.prefix ? h('span', { class: 'summary-prefix' }, options.prefix) : null,
+      h('span', { class: 'summary-extras' }, ...summaryExtras, options.suffix));
+    const group = h('div', { class: 'field-group is-collapsible', dataset: { pointer } },
+      header,
       h('div', { class: 'field-error', attrs: { role: 'alert' } }),
-      h('div', { class: 'group-body' }, body));
-    details.addEventListener('toggle', () => this.openState.set(pointer, details.open));
-    return details;
+      h('div', { class: 'group-body', id: bodyId }, body));
+    setOpen(group, this.openState.get(pointer) ?? options.depth <= 2);
+    toggle.addEventListener('click', () => {
+      setOpen(group, !isOpen(group));
+      this.openState.set(pointer, isOpen(group));
+    });
+    header.addEventListener('click', (event) => {
+      if (event.target === header || event.target.classList.contains('summary-extras')) toggle.click();
+    });
+    return group;
   }
 
   object(schema, value, pointer, options) {
@@ -239,7 +256,7 @@ export class Controls {
     } else if (format === 'date-time') {
       const helper = h('input', {
         type: 'datetime-local', step: '1', class: 'dt-helper', title: 'Pick a date and time (local time, stored as UTC)',
-        dataset: { controlPointer: pointer, role: 'helper' },
+        dataset: { controlPointer: pointer, role: 'helper' }, attrs: { 'aria-label': `Pick ${options.label ?? 'the'} date and time (local time)` },
       });
       const syncHelper = (text) => { helper.value = toLocalInput(text); };
       syncHelper(value);
@@ -648,7 +665,10 @@ export class Controls {
     const slot = errorSlot(row);
     if (slot) slot.textContent = message;
     for (let el = row.parentElement; el && el !== this.root; el = el.parentElement) {
-      if (el.tagName === 'DETAILS') el.open = true;
+      if (el.classList.contains('is-collapsible')) {
+        setOpen(el, true);
+        this.openState.set(el.dataset.pointer, true);
+      }
     }
     return row;
   }
@@ -704,6 +724,17 @@ function iconButton(glyph, title, disabled, onClick, tone) {
     attrs: { 'aria-label': title },
     on: { click: (event) => { event.preventDefault(); event.stopPropagation(); onClick(); } },
   });
+}
+
+/** Whether a collapsible group shows its body. */
+function isOpen(group) {
+  return group.dataset.open === 'true';
+}
+
+function setOpen(group, open) {
+  group.dataset.open = String(open);
+  group.querySelector(':scope > .group-summary > .group-toggle').setAttribute('aria-expanded', String(open));
+  group.querySelector(':scope > .group-body').hidden = !open;
 }
 
 function errorSlot(row) {

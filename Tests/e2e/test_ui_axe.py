@@ -114,3 +114,19 @@ def test_axe_finds_nothing_on_the_overview_page_and_the_sidebar(server, page):
     page.evaluate(AXE_SCRIPT)
     results = page.evaluate(f"axe.run({{ include: [['#crumbs'], ['#sidebar']] }}, {json.dumps(options)})")
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]] == []
+
+
+def test_axe_finds_nothing_in_the_props_panel_of_any_demo_component(server, page):
+    """The controls and the raw JSON editor of the story view, for the first story of every demo
+    component (text, number, switch, select, optional, array, union case, date, URL, colour and command
+    controls among them): every control has a name a screen reader reads, and no control sits inside
+    another (a group's own controls are beside its disclosure button, not in it)."""
+    index = server.get("/api/index.json").json()
+    for component in index["components"]:
+        story = component["stories"][0]["id"]
+        page.goto(f"{server.url}/#/story/{story}")
+        page.wait_for_selector('#stage[data-state="ready"]')
+        page.wait_for_selector("#controls .field, #controls .field-group")
+        page.evaluate(AXE_SCRIPT)
+        results = page.evaluate(f"axe.run({{ include: [['#props']] }}, {json.dumps(AXE_OPTIONS)})")
+        assert (story, [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]]) == (story, [])
