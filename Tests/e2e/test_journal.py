@@ -5,6 +5,7 @@ import signal
 import threading
 import time
 
+import pytest
 import requests
 from websockets.sync.client import connect
 
@@ -35,6 +36,31 @@ def test_restart_restores_live_state_history_and_numbering(tmp_path):
         assert second.get(f"/api/stories/{LOGIN}").json()["version"] == 2
     finally:
         second.stop()
+
+
+def test_a_second_server_on_the_state_directory_is_refused_and_the_first_loses_nothing(tmp_path):
+    """Started twice on one state directory (the default `./.storybook` of one working directory, say),
+    the second server stops at once and says who holds it; the first goes on journaling every change."""
+    def rename(server, name):
+        response = requests.patch(server.url + f"/api/stories/{PROFILE}/props",
+                                  json=[{"op": "replace", "path": "/name", "value": name}], timeout=5)
+        assert response.status_code == 200, response.text
+
+    first = Server(state_dir=tmp_path)
+    try:
+        rename(first, "Before the second start")
+        with pytest.raises(RuntimeError) as refused:
+            Server(state_dir=tmp_path)
+        assert f"the state directory {tmp_path} is in use by another storybook server (process {first.process.pid})" in str(refused.value)
+        rename(first, "After the second start")
+    finally:
+        assert first.stop() == 0
+    restarted = Server(state_dir=tmp_path)
+    try:
+        state = restarted.get(f"/api/stories/{PROFILE}").json()
+        assert (state["version"], state["props"]["name"]) == (3, "After the second start")
+    finally:
+        restarted.stop()
 
 
 def test_sigkill_during_a_stream_of_edits_loses_no_acknowledged_change(tmp_path):

@@ -28,6 +28,8 @@ final class Journal: @unchecked Sendable {
     }
 
     let directory: URL
+    /// This server's claim on the directory, until `close()`.
+    private var lock: StateDirectoryLock?
     private var descriptor: Int32
     private let logger: Logger
     private let scheduling: JournalScheduling?
@@ -55,6 +57,7 @@ final class Journal: @unchecked Sendable {
         // Past a file size limit, write(2) fails with EFBIG instead of the process being killed.
         signal(SIGXFSZ, SIG_IGN)
         try JournalError.check(directory: directory)
+        let lock = try StateDirectoryLock(directory: directory)
         let url = directory.appendingPathComponent(fileName)
         let data: Data
         do {
@@ -65,7 +68,7 @@ final class Journal: @unchecked Sendable {
         let reader = JournalReader(bytes: [UInt8](data))
         let restorer = JournalRestorer(catalog: catalog, directory: directory, logger: logger)
         let sessions = restorer.restore(reader)
-        let journal = try Journal(directory: directory, wholeLength: off_t(reader.wholeLength), logger: logger,
+        let journal = try Journal(directory: directory, lock: lock, wholeLength: off_t(reader.wholeLength), logger: logger,
                                   scheduling: scheduling, compactionThreshold: compactionThreshold)
         do {
             try journal.compact(Array(sessions.values))
@@ -79,8 +82,11 @@ final class Journal: @unchecked Sendable {
         return (journal, sessions)
     }
 
-    private init(directory: URL, wholeLength: off_t, logger: Logger, scheduling: JournalScheduling?, compactionThreshold: Int) throws(JournalError) {
+    private init(
+        directory: URL, lock: StateDirectoryLock, wholeLength: off_t, logger: Logger, scheduling: JournalScheduling?, compactionThreshold: Int
+    ) throws(JournalError) {
         self.directory = directory
+        self.lock = lock
         self.logger = logger
         self.scheduling = scheduling
         self.compactionThreshold = compactionThreshold
@@ -280,10 +286,12 @@ final class Journal: @unchecked Sendable {
         return nil
     }
 
-    /// Syncs and closes the file; a compaction still running is dropped (the old file is complete).
+    /// Syncs and closes the file, then lets go of the directory; a compaction still running is dropped
+    /// (the old file is complete).
     func close() {
         isClosed = true
         fsync(descriptor)
         Foundation.close(descriptor)
+        lock = nil
     }
 }
