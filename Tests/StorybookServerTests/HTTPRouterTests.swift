@@ -185,16 +185,18 @@ import Testing
         #expect(patched.1?["version"] == 2)
         for (method, action, body) in [(HTTPMethod.put, "props", #"{"name": "C", "email": "c@x"}"#),
                                        (.patch, "props", #"[{"op": "replace", "path": "/name", "value": "C"}]"#),
-                                       (.post, "reset", ""), (.post, "undo", ""), (.post, "redo", "")] {
+                                       (.post, "reset", ""), (.post, "undo", ""), (.post, "redo", ""), (.post, "seek", #"{"version": 2}"#)] {
             let (status, json, _) = call(method, "/api/stories/\(id)/\(action)", body: body, query: base("1"))
             #expect(status == 409, "\(method) \(action)")
             #expect(json?["error"]?["code"] == "conflict")
         }
-        for value in ["-1", "x", "2.0", ""] {
+        for value in ["-1", "x", "2.0", "", "99999999999999999999999"] {
             let (status, json, _) = call(.post, "/api/stories/\(id)/undo", query: base(value))
             #expect(status == 400, "base=\(value)")
             #expect(json?["error"]?["code"] == "bad-request")
         }
+        #expect(call(.post, "/api/stories/\(id)/undo", query: base("99999999999999999999999")).1?["error"]?["message"]
+                == "base 99999999999999999999999 is too large for a version number")
         #expect(try! hub.session(id).get().version == 2)
         let undone = call(.post, "/api/stories/\(id)/undo", query: base("2"))
         #expect(undone.0 == 200)
@@ -202,6 +204,7 @@ import Testing
         #expect(call(.post, "/api/stories/\(id)/redo", query: base("3")).1?["props"]?["name"] == "B")
         #expect(call(.put, "/api/stories/\(id)/props", body: #"{"name": "D", "email": "d@x"}"#, query: base("4")).1?["version"] == 5)
         #expect(call(.post, "/api/stories/\(id)/reset", query: base("5")).1?["props"]?["name"] == "Ada Lovelace")
+        #expect(call(.post, "/api/stories/\(id)/seek", body: #"{"version": 2}"#, query: base("6")).1?["props"]?["name"] == "B")
     }
 
     @Test func tokenGuardsTheAPIButNotHealth() {

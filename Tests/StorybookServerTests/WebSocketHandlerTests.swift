@@ -74,6 +74,9 @@ import Testing
         (#"{"type": "subscribe"}"#, "bad-message", "/story", nil),
         (#"{"type": "subscribe", "story": 5}"#, "bad-message", "/story", nil),
         (#"{"type": "replace", "story": "profile-user-profile--default", "ref": "r"}"#, "bad-message", "/props", "r"),
+        (#"{"type": "replace", "ref": "r"}"#, "bad-message", "/story", "r"),
+        (#"{"type": "patch"}"#, "bad-message", "/story", nil),
+        (#"{"type": "seek"}"#, "bad-message", "/story", nil),
         (#"{"type": "reset", "story": "profile-user-profile--default", "ref": 7}"#, "bad-message", "/ref", nil),
         (#"{"type": "fly", "story": "profile-user-profile--default", "ref": "r"}"#, "unknown-type", "/type", "r"),
         (#"{"type": "unsubscribe", "story": "profile-user-profile--default"}"#, "not-subscribed", nil, nil),
@@ -120,6 +123,12 @@ import Testing
         send(#"{"type": "redo", "story": "\#(story)", "base": 4, "ref": "r2"}"#, from: alice)
         #expect(last(alice)?["version"] == 5)
         #expect(last(alice)?["props"]?["email"] == "three@example.com")
+        // Seek likewise.
+        send(#"{"type": "seek", "story": "\#(story)", "version": 1, "base": 4, "ref": "s"}"#, from: alice)
+        #expect(last(alice)?["code"] == "conflict")
+        send(#"{"type": "seek", "story": "\#(story)", "version": 1, "base": 5, "ref": "s2"}"#, from: alice)
+        #expect(last(alice)?["version"] == 6)
+        #expect(last(alice)?["props"]?["name"] == "Ada Lovelace")
     }
 
     @Test func dispatchLogsAnActionThenAppliesTheSuggestion() {

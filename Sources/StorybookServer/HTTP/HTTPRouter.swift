@@ -163,12 +163,12 @@ struct HTTPRouter {
         case ("POST", "redo"):
             return withBase(request) { base in answer(hub.apply(.redo, to: id, base: base, source: .http)) }
         case ("POST", "seek"):
-            return withJSONBody(request) { body in
+            return withBase(request) { base in withJSONBody(request) { body in
                 guard let version = body["version"]?.integerValue else {
                     return .error(APIError(.badMessage, "the body must be {\"version\": N}", path: "/version"))
                 }
-                return answer(hub.apply(.seek(version: Int(version)), to: id, source: .http))
-            }
+                return answer(hub.apply(.seek(version: Int(version)), to: id, base: base, source: .http))
+            } }
         case ("GET", "history"):
             let since: Int?
             do throws(APIError) { since = try Self.version(request, "since") } catch { return .error(error) }
@@ -327,6 +327,9 @@ struct HTTPRouter {
     private static func version(_ request: HTTPRequest, _ name: String) throws(APIError) -> Int? {
         guard let text = request.query[name] else { return nil }
         guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
+            if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw APIError(.badRequest, "\(name) \(text) is too large for a version number")
+            }
             throw APIError(.badRequest, "\(name) must be a version number (a whole number from 0), not '\(text)'")
         }
         return value

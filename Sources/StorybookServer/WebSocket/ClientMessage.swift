@@ -13,7 +13,7 @@ enum ClientMessage: Equatable {
     case dispatch(story: String, invocation: CommandInvocation, ref: String?)
     case undo(story: String, base: Int?, ref: String?)
     case redo(story: String, base: Int?, ref: String?)
-    case seek(story: String, version: Int, ref: String?)
+    case seek(story: String, version: Int, base: Int?, ref: String?)
     case history(story: String, since: Int?, ref: String?)
     case replay(story: String, request: JSONValue, ref: String?)
     case replayStop(story: String, ref: String?)
@@ -61,9 +61,11 @@ enum ClientMessage: Equatable {
             return .subscribe(story: try reader.string("story"), environment: try reader.environment(), delta: try reader.optionalBool("delta") ?? false)
         case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
         case "replace":
+            let story = try reader.string("story")
             guard let props = fields["props"] else { throw APIError(.badMessage, "missing field props", path: "/props") }
-            return .replace(story: try reader.string("story"), props: props, base: try reader.optionalInt("base"), ref: ref)
+            return .replace(story: story, props: props, base: try reader.optionalInt("base"), ref: ref)
         case "patch":
+            let story = try reader.string("story")
             guard let operations = fields["patch"] else { throw APIError(.badMessage, "missing field patch", path: "/patch") }
             let patch: JSONPatch
             do {
@@ -71,17 +73,19 @@ enum ClientMessage: Equatable {
             } catch {
                 throw APIError(.invalidPatch, error.message, path: error.path)
             }
-            return .patch(story: try reader.string("story"), patch: patch, base: try reader.optionalInt("base"), ref: ref)
+            return .patch(story: story, patch: patch, base: try reader.optionalInt("base"), ref: ref)
         case "reset":
             return .reset(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
         case "dispatch":
+            let story = try reader.string("story")
             let command = Command(try reader.string("command"))
-            return .dispatch(story: try reader.string("story"), invocation: CommandInvocation(command, payload: fields["payload"]), ref: ref)
+            return .dispatch(story: story, invocation: CommandInvocation(command, payload: fields["payload"]), ref: ref)
         case "undo": return .undo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
         case "redo": return .redo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
         case "seek":
+            let story = try reader.string("story")
             guard let version = try reader.optionalInt("version") else { throw APIError(.badMessage, "missing field version", path: "/version") }
-            return .seek(story: try reader.string("story"), version: version, ref: ref)
+            return .seek(story: story, version: version, base: try reader.optionalInt("base"), ref: ref)
         case "history":
             return .history(story: try reader.string("story"), since: try reader.optionalInt("since"), ref: ref)
         case "replay":

@@ -81,8 +81,8 @@ struct WebSocketHandler {
             edit(.undo, story: story, base: base, ref: ref, source: source, connection: connection)
         case .redo(let story, let base, let ref):
             edit(.redo, story: story, base: base, ref: ref, source: source, connection: connection)
-        case .seek(let story, let version, let ref):
-            edit(.seek(version: version), story: story, base: nil, ref: ref, source: source, connection: connection)
+        case .seek(let story, let version, let base, let ref):
+            edit(.seek(version: version), story: story, base: base, ref: ref, source: source, connection: connection)
         case .dispatch(let story, let invocation, let ref):
             if case .failure(let error) = hub.dispatch(invocation, to: story, source: source, ref: ref) {
                 reject(error, ref: ref, story: story, to: connection)
