@@ -22,6 +22,8 @@ import {
 const BUSY_MS = 1000;
 /** What a field says of its edit made while the connection was down, when someone else changed it meanwhile. */
 export const CHANGED_MEANWHILE = 'Not applied: this field changed elsewhere while the connection was down.';
+const UNFINISHED_NUMBER = /^(-|[-+]?\d+\.|[-+]?\d+(\.\d+)?[eE][-+]?)$/;
+export const ROW_CHANGED = 'Not applied: the list row was moved, removed or changed in another window meanwhile. The controls show the list as it is now.';
 const TYPING_MS = 250; // typed within this long: the user is typing (see typing())
 
 let controlCounter = 0;
@@ -48,9 +50,11 @@ export class Controls {
     this.openState = new Map();  // pointer -> whether its collapsible group is open
     this.generation = 0;         // bumped by reset(): work begun before it sends nothing
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
-    this.focusedPointer = null;
+    this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
+    this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
     root.addEventListener('focusin', (event) => {
-      this.focusedPointer = event.target.closest('[data-control-pointer]')?.dataset.controlPointer ?? null;
+      const control = event.target.closest('[data-control-pointer]');
+      this.focusedPointer = control && takesText(control) ? control.dataset.controlPointer : null;
     });
     root.addEventListener('focusout', () => {
       this.focusedPointer = null;
@@ -72,6 +76,7 @@ export class Controls {
     this.senders.clear();
     this.openState.clear();
     this.lastValues.clear();
+    this.shown.clear();
     this.root.replaceChildren(h('p', { class: 'muted pad' }, 'Loading controls…'));
   }
 
@@ -86,6 +91,11 @@ export class Controls {
       return;
     }
     this.refreshIdle();
+  }
+
+  /** Whether `props` has another shape than the controls show (a row added, removed, a case switched...). */
+  reshapes(props) {
+    return this.schema !== undefined && this.schema !== null && this.shape !== null && shapeOf(props) !== this.shape;
   }
 
   /** Puts the live value into every control that is not busy. */
@@ -131,6 +141,10 @@ export class Controls {
       if (el) el.value = text;
     }
     for (const [pointer, message] of this.errors) this.paintError(pointer, message);
+    // What each field was given; a busy one keeps what it showed (restoreFocus puts its text back).
+    for (const pointer of this.bindings.keys()) {
+      if (!(this.isBusy(pointer) && this.shown.has(pointer))) this.shown.set(pointer, JSONPointer.get(this.props, pointer));
+    }
     this.restoreFocus(focus);
   }
 
@@ -229,7 +243,7 @@ export class Controls {
     const input = this.textInput(pointer, value, { check, mono: format === 'uuid' || format === 'date-time' });
     const extras = [];
     if (format === 'color') {
-      const picker = h('input', { type: 'color', class: 'color-picker', title: 'Pick a colour', dataset: { controlPointer: pointer, role: 'picker' } });
+      const picker = h('input', { type: 'color', class: 'color-picker', title: 'Pick a colour', dataset: { controlPointer: pointer, role: 'picker' }, attrs: { 'aria-label': `Pick ${options.label ?? 'the'} colour` } });
       const syncPicker = (text) => {
         const ok = /^#[0-9a-fA-F]{6}$/.test(text);
         picker.disabled = !ok;
@@ -320,14 +334,22 @@ export class Controls {
 
   number(schema, value, pointer, options) {
     const integer = schema.type === 'integer';
+    // A text field, not `type=number`: the browser reads "1." as 1 and "-" as nothing there, so a
+    // rebuild of the panel (someone else added a row) would change a number half typed.
     const input = h('input', {
-      type: 'number', step: integer ? '1' : 'any', value: String(value), class: 'mono',
-      dataset: { controlPointer: pointer, role: 'value' },
+      type: 'text', inputMode: integer ? 'numeric' : 'decimal', value: numberText(value), class: 'mono', spellcheck: false,
+      autocomplete: 'off', dataset: { controlPointer: pointer, role: 'value' },
     });
-    const edited = () => {
+    const edited = (left) => {
       this.touch(pointer);
       this.typedAt = performance.now();
-      const text = input.validity.badInput ? '?' : input.value;
+      const text = input.value;
+      if (!left && UNFINISHED_NUMBER.test(text.trim())) {
+        // "-", "1.", "1e", "1e-": still being typed; nothing to send or to complain about yet.
+        this.sender(pointer).cancel();
+        this.clearError(pointer);
+        return;
+      }
       const parsed = parseNumber(text, integer);
       if (parsed.error) {
         this.sender(pointer).cancel();
@@ -337,7 +359,8 @@ export class Controls {
       this.clearError(pointer);
       this.sender(pointer)(parsed.value);
     };
-    input.addEventListener('input', edited);
+    input.addEventListener('input', () => edited(false));
+    input.addEventListener('change', () => { if (UNFINISHED_NUMBER.test(input.value.trim())) edited(true); });
     input.addEventListener('blur', () => this.sender(pointer).flush());
     input.addEventListener('keydown', (event) => { if (event.key === 'Enter') this.sender(pointer).flush(); });
     this.bind(pointer, (v) => { if (input.value !== numberText(v)) input.value = numberText(v); });
@@ -348,7 +371,7 @@ export class Controls {
     const box = h('input', {
       type: 'checkbox', checked: value, class: 'switch', dataset: { controlPointer: pointer, role: 'value' },
       attrs: { role: 'switch' },
-      on: { change: () => { this.touch(pointer); this.send(pointer, box.checked); } },
+      on: { change: () => { this.touch(pointer); this.set(pointer, box.checked); } },
     });
     this.bind(pointer, (v) => { box.checked = v; });
     return this.row(pointer, options, 'boolean', box);
@@ -366,7 +389,7 @@ export class Controls {
       values.map((v) => h('option', { value: JSON.stringify(v), textContent: String(v), selected: v === value })));
     select.addEventListener('change', () => {
       this.touch(pointer);
-      this.send(pointer, JSON.parse(select.value));
+      this.set(pointer, JSON.parse(select.value));
     });
     this.bind(pointer, (v) => { select.value = JSON.stringify(v); });
     return this.row(pointer, options, schema.name || 'enum', select);
@@ -384,10 +407,12 @@ export class Controls {
       this.touch(pointer);
       if (toggle.checked) {
         const remembered = this.lastValues.get(pointer);
-        this.send(pointer, remembered !== undefined ? remembered : defaultValue(schema.wrapped));
+        this.set(pointer, remembered !== undefined ? remembered : defaultValue(schema.wrapped));
       } else {
-        this.lastValues.set(pointer, JSONPointer.get(this.props, pointer));
-        this.send(pointer, null);
+        // What the field shows or has on its way, not the panel's props (they wait for a pause in typing).
+        const latest = this.senders.get(pointer)?.latest();
+        this.lastValues.set(pointer, latest !== undefined ? latest : this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer));
+        this.set(pointer, null);
       }
     });
     if (wrappedValue === null) {
@@ -401,9 +426,9 @@ export class Controls {
     const items = value.map((item, index) => {
       const itemPointer = JSONPointer.child(pointer, String(index));
       const actions = [
-        iconButton('↑', 'Move up', index === 0, () => this.sendOps([{ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index - 1)) }], pointer)),
-        iconButton('↓', 'Move down', index === value.length - 1, () => this.sendOps([{ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index + 1)) }], pointer)),
-        iconButton('✕', 'Remove', false, () => this.sendOps([{ op: 'remove', path: itemPointer }], pointer), 'danger'),
+        iconButton('↑', 'Move up', index === 0, () => this.rowAction({ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index - 1)) }, itemPointer, pointer)),
+        iconButton('↓', 'Move down', index === value.length - 1, () => this.rowAction({ op: 'move', from: itemPointer, path: JSONPointer.child(pointer, String(index + 1)) }, itemPointer, pointer)),
+        iconButton('✕', 'Remove', false, () => this.rowAction({ op: 'remove', path: itemPointer }, itemPointer, pointer), 'danger'),
       ];
       return h('div', { class: 'array-item' },
         this.value(schema.items, item, itemPointer, {
@@ -413,7 +438,7 @@ export class Controls {
     const add = h('button', {
       type: 'button', class: 'btn btn-small', textContent: '+ Add', title: 'Add an item at the end',
       dataset: { controlPointer: pointer, role: 'add' },
-      on: { click: (event) => { event.preventDefault(); this.sendOps([{ op: 'add', path: `${pointer}/-`, value: defaultValue(schema.items) }], pointer); } },
+      on: { click: (event) => { event.preventDefault(); this.action([{ op: 'add', path: `${pointer}/-`, value: defaultValue(schema.items) }], pointer); } },
     });
     const body = items.length ? items : [h('p', { class: 'muted' }, 'Empty list.')];
     return this.group(pointer, options, `${typeName(schema.items)}[${value.length}]`, [add], body);
@@ -433,9 +458,9 @@ export class Controls {
           this.setError(entryPointer, `the key “${next}” exists already`);
           return;
         }
-        this.sendOps([{ op: 'move', from: entryPointer, path: JSONPointer.child(pointer, next) }], entryPointer);
+        this.action([{ op: 'move', from: entryPointer, path: JSONPointer.child(pointer, next) }], entryPointer);
       });
-      const remove = iconButton('✕', 'Remove', false, () => this.sendOps([{ op: 'remove', path: entryPointer }], pointer), 'danger');
+      const remove = iconButton('✕', 'Remove', false, () => this.action([{ op: 'remove', path: entryPointer }], pointer), 'danger');
       return h('div', { class: 'dict-entry' },
         this.value(schema.values, value[key], entryPointer, {
           label: null, depth: options.depth + 1, prefix: keyInput, suffix: remove, forceGroup: true,
@@ -448,7 +473,7 @@ export class Controls {
         this.setError(pointer, `the key “${key}” exists already`);
         return;
       }
-      this.sendOps([{ op: 'add', path: JSONPointer.child(pointer, key), value: defaultValue(schema.values) }], pointer);
+      this.action([{ op: 'add', path: JSONPointer.child(pointer, key), value: defaultValue(schema.values) }], pointer);
     };
     newKey.addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); add(); } });
     const adder = h('div', { class: 'inline dict-add' }, newKey, h('button', { type: 'button', class: 'btn btn-small', textContent: '+ Add', on: { click: add } }));
@@ -491,7 +516,7 @@ export class Controls {
       // A value of the case from this component's variants, else the schema's example (from the
       // variants of the component, or of the child component it embeds), else a default.
       const value = fromVariant !== undefined ? fromVariant : unionCase.example !== undefined ? clone(unionCase.example) : caseValue(unionCase);
-      this.send(pointer, value);
+      this.set(pointer, value);
     } finally {
       select.disabled = false;
     }
@@ -514,7 +539,7 @@ export class Controls {
         return;
       }
       this.clearError(pointer);
-      this.send(pointer, parsed);
+      this.set(pointer, parsed);
     });
     this.bind(pointer, (v) => {
       const next = stringify(v, 2);
@@ -532,7 +557,7 @@ export class Controls {
   bind(pointer, set) {
     const previous = this.bindings.get(pointer);
     // Several controls may show one value (an optional's toggle and its field): call them all.
-    this.bindings.set(pointer, previous ? (v) => { previous(v); set(v); } : set);
+    this.bindings.set(pointer, previous ? (v) => { previous(v); set(v); } : (v) => { this.shown.set(pointer, v); set(v); });
   }
 
   // MARK: Sending
@@ -540,7 +565,10 @@ export class Controls {
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
-      sender = fieldSender((value, condition) => this.send(pointer, value, condition));
+      sender = fieldSender(
+        (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer, sender)),
+        (value) => this.shown.set(pointer, value),
+      );
       this.senders.set(pointer, sender);
     }
     return sender;
@@ -564,6 +592,98 @@ export class Controls {
     this.touch(pointer);
     this.clearError(pointer);
     return this.report(pointer, this.hooks.patch(operations, pointer));
+  }
+
+  /**
+   * A field inside a list row is edited on condition that it still holds the value the user edited
+   * from (a JSON Patch `test`): another window may have removed or moved rows meanwhile, and the same
+   * index then names another row, whose value must not be overwritten. The value edited from is the
+   * one in flight, else what the field was last given or the server last took from it. (Fields
+   * outside lists keep "the last edit wins".)
+   */
+  rowGuard(pointer, sender) {
+    if (!this.inRow(pointer)) return undefined;
+    const inFlight = sender.inFlightValue();
+    const value = inFlight !== undefined ? inFlight : this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer);
+    return value === undefined ? undefined : { value };
+  }
+
+  /** Whether `pointer` is inside an element of a list (an array, not a dictionary keyed by digits). */
+  inRow(pointer) {
+    const tokens = JSONPointer.parse(pointer);
+    let node = this.props;
+    for (const token of tokens) {
+      if (Array.isArray(node)) return true;
+      node = node?.[token];
+    }
+    return false;
+  }
+
+  /**
+   * An edit of a list row was refused because the row at its index is no longer the one the user
+   * edited: the field stops taking keys (they would go to whichever row has that index now).
+   */
+  leaveRow(pointer) {
+    this.clearError(pointer);
+    const active = document.activeElement;
+    if (active && this.root.contains(active) && active.dataset.controlPointer === pointer) active.blur();
+  }
+
+  /** The value of a list row as this panel shows it: its fields as shown, with edits still on their way. */
+  shownRow(itemPointer) {
+    const row = clone(JSONPointer.get(this.props, itemPointer));
+    if (row === undefined) return undefined;
+    const inside = (pointer) => pointer.startsWith(`${itemPointer}/`);
+    const relative = (pointer) => pointer.slice(itemPointer.length);
+    let value = row;
+    const put = (pointer, v) => {
+      if (pointer === itemPointer) {
+        value = clone(v);
+        return;
+      }
+      if (!inside(pointer)) return;
+      const tokens = JSONPointer.parse(relative(pointer));
+      let node = value;
+      for (const token of tokens.slice(0, -1)) node = node?.[token];
+      if (node !== null && typeof node === 'object') node[tokens[tokens.length - 1]] = clone(v);
+    };
+    for (const [pointer, v] of this.shown) put(pointer, v);
+    for (const [pointer, sender] of this.senders) {
+      const latest = sender.latest();
+      if (latest !== undefined) put(pointer, latest);
+    }
+    return value;
+  }
+
+  /** A row's Remove or Move: only while the row at that index is still the one this panel shows. */
+  rowAction(operation, itemPointer, pointer) {
+    this.sendWaiting();
+    const row = this.shownRow(itemPointer);
+    const test = row === undefined ? [] : [{ op: 'test', path: itemPointer, value: row }];
+    return this.sendOps([...test, operation], pointer);
+  }
+
+  /**
+   * A value set by a control that is not typed into (a switch, a select, a case, an optional, an
+   * add): what was typed and is still waiting goes first, so that the server gets the user's edits
+   * in the order they were made.
+   */
+  set(pointer, value) {
+    this.sendWaiting();
+    // Once the control stops counting as busy, it shows the live value (someone else's change meanwhile).
+    setTimeout(() => this.refreshIdle(), BUSY_MS + 50);
+    return this.send(pointer, value);
+  }
+
+  /** Operations of a control that is not typed into (a list's or dictionary's add, move, remove). */
+  action(operations, pointer) {
+    this.sendWaiting();
+    return this.sendOps(operations, pointer);
+  }
+
+  /** Every field's typed value still waiting behind its edit in flight goes now. */
+  sendWaiting() {
+    for (const sender of this.senders.values()) sender.sendWaiting();
   }
 
   report(pointer, sent) {
@@ -724,6 +844,11 @@ function iconButton(glyph, title, disabled, onClick, tone) {
     attrs: { 'aria-label': title },
     on: { click: (event) => { event.preventDefault(); event.stopPropagation(); onClick(); } },
   });
+}
+
+/** Whether a control takes typed text (a field, not a switch, a select or a button). */
+function takesText(control) {
+  return control.tagName === 'TEXTAREA' || (control.tagName === 'INPUT' && !['checkbox', 'radio', 'color', 'range', 'button'].includes(control.type));
 }
 
 /** Whether a collapsible group shows its body. */

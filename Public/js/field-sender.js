@@ -15,11 +15,16 @@ export const OVERTAKEN_GRACE_MS = 1000;
  * @param send (value, condition) -> ref | false: sends an edit now (`condition`: what must still hold
  *   for it to apply, {value, version} of the field when it was last seen, or undefined); false when it
  *   could not be sent
+ * @param accepted (value) called when the server accepted the edit of `value`, before what waits goes
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
  *      drops the value waiting behind it: it was typed on top of what the server refused),
  *   `.overtaken()` a state that does not answer this field's edit arrived,
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
+ *   `.sendWaiting()` sends the waiting value now, without waiting for the answer in flight (before
+ *      another action of the user's, so that the server gets them in the order they were made),
+ *   `.latest()` the latest value on its way (waiting or in flight), `.inFlightValue()` the one in
+ *      flight, or undefined,
  *   `.flush()` (nothing waits for a pause; kept for callers that flush on blur or Enter),
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
  *      dropped), and the value then in flight (`inFlight`, when one was: the server may have applied
@@ -27,7 +32,7 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *   `.resume(condition)` sends that value again, to apply only while `condition` holds,
  *   `.forget()` drops it.
  */
-export function fieldSender(send) {
+export function fieldSender(send, accepted = () => {}) {
   let inFlight = null;  // {ref, value, timer}
   let waiting = null;   // {value}
   let lost = null;      // {value, inFlight?}: in flight or waiting when the connection dropped
@@ -42,13 +47,15 @@ export function fieldSender(send) {
     if (inFlight) waiting = { value };
     else dispatch(value);
   };
-  sender.settle = (ref, accepted) => {
+  sender.settle = (ref, ok) => {
     if (!inFlight || inFlight.ref !== ref) return false;
     clearTimeout(inFlight.timer);
+    const answered = inFlight.value;
     inFlight = null;
     const next = waiting;
     waiting = null;
-    if (next && accepted) dispatch(next.value);
+    if (ok) accepted(answered);
+    if (next && ok) dispatch(next.value);
     return true;
   };
   sender.overtaken = () => {
@@ -58,6 +65,15 @@ export function fieldSender(send) {
   };
   sender.pending = () => inFlight !== null || waiting !== null;
   sender.cancel = () => { waiting = null; };
+  sender.sendWaiting = () => {
+    if (!waiting) return;
+    const { value } = waiting;
+    waiting = null;
+    if (inFlight) clearTimeout(inFlight.timer);
+    dispatch(value);
+  };
+  sender.latest = () => (waiting ?? inFlight)?.value;
+  sender.inFlightValue = () => inFlight?.value;
   sender.flush = () => {};
   sender.release = () => {
     const latest = waiting ?? inFlight;

@@ -13,7 +13,7 @@ import { StoryIndex } from './story-index.js';
 import { Sidebar } from './sidebar.js';
 import { Preview } from './preview.js';
 import { OptimisticPreview } from './optimistic-preview.js';
-import { Controls, CHANGED_MEANWHILE } from './controls.js';
+import { Controls, CHANGED_MEANWHILE, ROW_CHANGED } from './controls.js';
 import { JsonEditor } from './json-editor.js';
 import { TimeTravel } from './history.js';
 import { Presence } from './presence.js';
@@ -106,7 +106,10 @@ const jsonEditor = new JsonEditor({
 const timeTravel = new TimeTravel({
   slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
 }, {
-  send: (message) => connection.send(message),
+  send: (message) => {
+    controls.sendWaiting();  // typing still waiting goes before an undo, redo or seek
+    return connection.send(message);
+  },
   nextRef: (kind, meta = {}) => remember({ ...meta, kind }),
   isOwnRef,
   onError: (message) => toast(message, 'error'),
@@ -177,6 +180,9 @@ const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-coun
 /** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
+  // What was typed and still waits behind an edit in flight goes before any other action (reset,
+  // raw JSON, a command...), so that the server gets the user's edits in the order they were made.
+  if (meta.kind !== 'patch') controls.sendWaiting();
   const ref = remember(meta);
   return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
 }
@@ -414,7 +420,11 @@ function onState(state) {
   const lost = optimistic.takeLost();
   if (lost !== null) presence.refocus(lost);  // the server sends no template for our own edits
   replay.onState(state);  // counts every step of a replay
-  if (typingHere || someoneElses) {
+  if (someoneElses && controls.reshapes(state.props)) {
+    // A row added, removed or a case switched elsewhere: the controls must not go on showing rows
+    // at indices that now name others, even while edits stream in.
+    showPanels();
+  } else if (typingHere || someoneElses) {
     showPanelsOncePaused();
   } else {
     showPanels();
@@ -466,6 +476,13 @@ function onError(error) {
       controls.settle(error.ref, false, current.state?.props);
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
+      if (error.code === 'test-failed' && where !== undefined && controls.inRow(where)) {
+        // A list row's index names another row now (Controls.rowGuard, rowAction): say so and show the list as it is.
+        controls.leaveRow(meta.pointer);
+        toast(ROW_CHANGED, 'error');
+        showPanels();
+        break;
+      }
       // Only an edit sent again after a reconnect carries a condition (Controls.resume).
       const message = error.code === 'test-failed' || error.code === 'conflict' ? CHANGED_MEANWHILE : error.message;
       const row = where !== undefined ? controls.showServerError(where, message) : null;

@@ -1,0 +1,379 @@
+"""Races in the props panel's controls: keystrokes still waiting behind an edit in flight when the
+user does something else (removes a list row, switches an optional off, Undo, Reset), a list row's
+index that changed under the user (someone else removed or moved a row; a double click on a slow
+connection), an optional switched back on after fast typing, and a focused switch or select while
+someone else changes its value.
+
+Each test holds the server's answers back through `relay_web_socket` (so an edit stays in flight and
+what is typed next waits behind it for as long as the test wants), or keeps someone else's changes
+coming (a script over HTTP, every 100 ms: the controls catch up with them only after a quarter
+second without a state, main.js), so the window that is narrow in real life is wide here; each fails
+without the page's handling of that case.
+
+Run: STORYBOOK_BINARY=.build/debug/storybook .venv/bin/pytest Tests/e2e/test_ui_races_controls.py -q
+"""
+import contextlib
+import threading
+
+import requests
+from playwright.sync_api import expect
+
+from test_live_editing import PROFILE, collecting, relay_web_socket, wait_until
+from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
+from test_ui_races import patch
+
+CART = "shop-cart--filled"  # tags: bulk, eco, express, fragile, gift, sale; a note
+MOVIES = "media-movie-list--default"  # movies: V for Vendetta, Arrival, Spirited Away; isLoading
+PICKER = "maps-location-picker--default"  # indicatorColor: an enum
+EDITS = ("patch", "replace", "undo", "redo", "reset", "seek")
+
+
+class Answers:
+    """For `relay_web_socket`: holds the server's states back while `holding` (to send them on in
+    order with `release`), and keeps the refs of the edits the page sent and of the answers the
+    server gave them, so a test knows when every edit the page made has been answered."""
+
+    def __init__(self, page):
+        self.holding = False
+        self.held, self.sent, self.answered = [], [], set()
+        self.relay = relay_web_socket(page, self.from_server, self.from_page)
+        self.page = page
+
+    def from_server(self, data):
+        if data.get("type") == "state" and (data.get("cause") or {}).get("ref"):
+            self.answered.add(data["cause"]["ref"])
+        if data.get("type") == "error" and data.get("ref"):
+            self.answered.add(data["ref"])
+        if self.holding and data.get("type") == "state":
+            self.held.append(data)
+            return None
+        return data
+
+    def from_page(self, data):
+        if data.get("type") in EDITS and data.get("ref"):
+            self.sent.append(data)
+        return data
+
+    def caused(self, kind):
+        """Whether a held state was caused by an edit of `kind` (undo, reset...)."""
+        return any((data.get("cause") or {}).get("kind") == kind for data in self.held)
+
+    def release(self):
+        self.holding = False
+        held, self.held = self.held, []
+        for data in held:
+            self.relay.to_page(data)
+
+    def settle(self):
+        """Waits until the last edit the page sent has been answered (the server may skip the states
+        of the edits before it: it keeps one state per story waiting for a client). The page sends
+        what waited behind an edit as its answer arrives: a short wait first lets it send that."""
+        self.page.wait_for_timeout(300)
+        assert wait_until(self.page, lambda: self.sent[-1]["ref"] in self.answered), (self.sent, self.answered)
+
+
+@contextlib.contextmanager
+def someone_editing(server, story, path, text):
+    """Someone else (a script over HTTP) changes `path` every 100 ms while the block runs; each of
+    their states puts off the controls' catch-up (main.js waits for 250 ms without states), so the
+    controls keep showing what they showed before the block for as long as it runs."""
+    stop, failures = threading.Event(), []
+
+    def edit():
+        count = 0
+        while not stop.is_set():
+            count += 1
+            response = requests.patch(f"{server.url}/api/stories/{story}/props",
+                                      json=[{"op": "replace", "path": path, "value": f"{text} {count}"}], timeout=10)
+            if response.status_code != 200:
+                failures.append(response.text)
+            stop.wait(0.1)
+
+    thread = threading.Thread(target=edit, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+    assert not failures, failures
+
+
+def tags(server):
+    return live(server, CART)["props"]["tags"]
+
+
+def titles(server):
+    return [movie["title"] for movie in live(server, MOVIES)["props"]["movies"]]
+
+
+def type_with_one_edit_in_flight(page, answers, pointer, keys):
+    """Types `keys` at the end of the field at `pointer` while the server's states are held back: the
+    first key's edit goes (and is applied), the rest wait behind it."""
+    field = control(page, pointer)
+    field.click()
+    field.press("End")
+    sent = len(answers.sent)
+    answers.holding = True
+    field.press_sequentially(keys, delay=30)
+    assert wait_until(page, lambda: len(answers.sent) == sent + 1 and answers.held)
+    return field
+
+
+# MARK: - Keystrokes waiting behind an edit in flight, then another action
+
+
+def test_keystrokes_waiting_when_a_list_row_is_removed_do_not_land_on_the_next_row(fresh_server, ui):
+    """The user types "XY" at the end of list row 0 ("bulk") on a slow connection ("bulkX" in
+    flight, "bulkXY" waiting) and clicks that row's Remove. What was typed goes before the remove:
+    the row stays removed and the row that moved up ("eco") keeps its text."""
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, CART, page=page)
+    expect(control(page, "/tags/0")).to_have_value("bulk")
+    type_with_one_edit_in_flight(page, answers, "/tags/0", "XY")
+    page.locator('.field[data-pointer="/tags/0"] button[aria-label="Remove"]').click()
+    assert wait_until(page, lambda: len(tags(fresh_server)) == 5)
+    answers.release()
+    answers.settle()
+    rest = ["eco", "express", "fragile", "gift", "sale"]
+    assert tags(fresh_server) == rest, answers.sent
+    for index, tag in enumerate(rest):
+        expect(control(page, f"/tags/{index}")).to_have_value(tag)
+    expect(control(page, "/tags/5")).to_have_count(0)
+
+
+def test_keystrokes_waiting_when_an_optional_is_switched_off_do_not_switch_it_on_again(fresh_server, ui):
+    """The user types "?a" at the end of the avatar URL on a slow connection ("…?" in flight, "…?a"
+    waiting) and switches the optional off: it stays null, and its switch stays off."""
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, PROFILE, page=page)
+    type_with_one_edit_in_flight(page, answers, "/avatarURL", "?a")
+    control(page, "/avatarURL", role="present").click()
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["avatarURL"] is None)
+    answers.release()
+    answers.settle()
+    assert live(fresh_server, PROFILE)["props"]["avatarURL"] is None, answers.sent
+    expect(control(page, "/avatarURL", role="present")).not_to_be_checked()
+    expect(page.locator('.field[data-pointer="/avatarURL"] .null-value')).to_have_count(1)
+
+
+def test_undo_while_keystrokes_wait_undoes_the_last_of_them(fresh_server, ui):
+    """After someone's change (something to undo), the user types "XY" at the end of the name on a
+    slow connection ("…X" in flight, "…XY" waiting) and clicks Undo: what was typed goes first, and
+    Undo undoes the last keystroke's change ("…XY" back to "…X"), which can be redone; without the
+    fix the undo reverts "…X" and "…XY" is sent after it, as if Undo had not been pressed."""
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "ada@lovelace.example"}])
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, PROFILE, page=page)
+    expect(page.locator("#undo")).to_be_enabled()
+    type_with_one_edit_in_flight(page, answers, "/name", "XY")
+    page.locator("#undo").click()
+    assert wait_until(page, lambda: answers.caused("undo"))
+    answers.release()
+    answers.settle()
+    after = live(fresh_server, PROFILE)
+    assert after["props"]["name"] == "Ada LovelaceX", (after["props"], answers.sent)
+    assert after["props"]["email"] == "ada@lovelace.example" and after["canRedo"], after
+    expect(preview(page).locator("h2")).to_have_text("Ada LovelaceX")
+    expect(control(page, "/name")).to_have_value("Ada LovelaceX")
+    expect(page.locator("#redo")).to_be_enabled()
+
+
+def test_reset_while_keystrokes_wait_ends_on_the_registered_props(fresh_server, ui):
+    """After someone's change, the user types "XY" at the end of the name on a slow connection ("…X"
+    in flight, "…XY" waiting) and clicks Reset: what was typed goes first, and the story ends on its
+    registered props, in the server, the preview and the controls."""
+    registered = live(fresh_server, PROFILE)["props"]
+    patch(fresh_server, PROFILE, [{"op": "replace", "path": "/email", "value": "ada@lovelace.example"}])
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, PROFILE, page=page)
+    type_with_one_edit_in_flight(page, answers, "/name", "XY")
+    page.locator("#reset").click()
+    assert wait_until(page, lambda: answers.caused("reset"))
+    answers.release()
+    answers.settle()
+    assert live(fresh_server, PROFILE)["props"] == registered, answers.sent
+    expect(preview(page).locator("h2")).to_have_text(registered["name"])
+    expect(control(page, "/name")).to_have_value(registered["name"])
+    expect(control(page, "/email")).to_have_value(registered["email"])
+
+
+# MARK: - A list row's index changed under the user
+
+# The row (of the list of tags) whose text field shows `text`, found and acted on in one go, so
+# that the controls cannot be rebuilt between finding the row and clicking (or focusing) in it.
+REMOVE_ROW_SHOWING = """(text) => {
+  const input = [...document.querySelectorAll('#controls input[data-control-pointer^="/tags/"][data-role="value"]')]
+    .find((el) => el.value === text);
+  input.closest('.array-item').querySelector('button[aria-label="Remove"]').click();
+  return input.dataset.controlPointer;
+}"""
+FOCUS_END_OF_ROW_SHOWING = """(text) => {
+  const input = [...document.querySelectorAll('#controls input[data-control-pointer^="/tags/"][data-role="value"]')]
+    .find((el) => el.value === text);
+  input.focus();
+  input.setSelectionRange(text.length, text.length);
+  return input.dataset.controlPointer;
+}"""
+
+
+@contextlib.contextmanager
+def someone_removes_row_0_and_goes_on_editing(server, page):
+    """Someone else removes tag row 0 ("bulk") and keeps editing the note: the preview follows at
+    once; the controls, which otherwise wait for a pause in someone else's states, once went on
+    showing "eco" in row 1 for as long as the states kept coming."""
+    expect(control(page, "/tags/1")).to_have_value("eco")
+    with someone_editing(server, CART, "/note", "Leave at the door"):
+        patch(server, CART, [{"op": "remove", "path": "/tags/0"}])
+        expect(preview(page).locator("body")).not_to_contain_text("bulk")
+        page.wait_for_timeout(500)  # twice the controls' own pause: they would have caught up by now
+        yield
+
+
+def test_remove_on_a_row_someone_else_moved_never_removes_another_row(fresh_server, ui):
+    """While someone else removes row 0 and goes on editing, the user clicks Remove on the row
+    showing "eco": "eco" is removed, or the remove is refused; "express" (row 1 on the server now)
+    is never removed."""
+    page = ui.open(fresh_server, CART)
+    with someone_removes_row_0_and_goes_on_editing(fresh_server, page):
+        clicked = page.evaluate(REMOVE_ROW_SHOWING, "eco")
+        wait_until(page, lambda: len(tags(fresh_server)) < 5, timeout=2)  # unless refused
+    after = tags(fresh_server)
+    assert after in (["express", "fragile", "gift", "sale"], ["eco", "express", "fragile", "gift", "sale"]), \
+        f"Remove clicked at {clicked}, on the row showing 'eco': {after}"
+    for index, tag in enumerate(after):
+        expect(control(page, f"/tags/{index}")).to_have_value(tag)
+
+
+def test_typing_into_a_row_someone_else_moved_never_overwrites_another_row(fresh_server, ui):
+    """While someone else removes row 0 and goes on editing, the user types "-friendly" at the end of
+    the row showing "eco": the text lands on "eco", or is refused; "express" (row 1 on the server
+    now) is never overwritten."""
+    page = ui.open(fresh_server, CART)
+    with someone_removes_row_0_and_goes_on_editing(fresh_server, page):
+        focused = page.evaluate(FOCUS_END_OF_ROW_SHOWING, "eco")
+        page.keyboard.type("-friendly", delay=40)
+        wait_until(page, lambda: "eco-friendly" in tags(fresh_server), timeout=2)  # unless refused
+    after = tags(fresh_server)
+    assert after[1:] == ["express", "fragile", "gift", "sale"] and after[0] in ("eco", "eco-friendly"), \
+        f"typed into {focused}, the row showing 'eco': {after}"
+
+
+def test_typing_into_a_row_another_window_moved_never_overwrites_the_row_now_there(fresh_server, ui):
+    """The user types into the title of list row 2 ("Spirited Away"); another window (here a script
+    over HTTP) moves that row up, and the user types on once this page has the new order: "Arrival",
+    now row 2, keeps its title (the typing may land on the moved row, or be refused with an error at
+    the field)."""
+    page = ui.new_page()
+    states = []
+    relay_web_socket(page, collecting("state", states))
+    ui.open(fresh_server, MOVIES, page=page)
+    field = control(page, "/movies/2/title")
+    field.click()
+    field.press("End")
+    field.press_sequentially("-ab", delay=40)
+    assert wait_until(page, lambda: titles(fresh_server)[2] == "Spirited Away-ab")
+    seen = len(states)
+    patch(fresh_server, MOVIES, [{"op": "move", "from": "/movies/2", "path": "/movies/1"}])
+    assert wait_until(page, lambda: len(states) > seen)  # this page has the new order
+    field.press_sequentially("cd", delay=40)
+    wait_until(page, lambda: titles(fresh_server)[1] == "Spirited Away-abcd", timeout=2)  # unless refused
+    after = titles(fresh_server)
+    assert after[0] == "V for Vendetta" and after[2] == "Arrival", after
+    assert after[1].startswith("Spirited Away-ab"), after
+
+
+def test_remove_double_clicked_on_a_slow_connection_removes_one_row(fresh_server, ui):
+    """The user double-clicks a row's Remove while the first click's answer is still on its way: at
+    most one row is removed (the second click does not remove the row that moved up)."""
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, MOVIES, page=page)
+    expect(control(page, "/movies/0/title")).to_have_value("V for Vendetta")
+    answers.holding = True
+    page.locator('[data-pointer="/movies/0"] button[aria-label="Remove"]').first.dblclick()
+    assert wait_until(page, lambda: answers.held)
+    page.wait_for_timeout(200)  # a second remove, if the page sends one, reaches the server
+    answers.release()
+    answers.settle()
+    assert titles(fresh_server) == ["Arrival", "Spirited Away"], answers.sent
+    expect(control(page, "/movies/0/title")).to_have_value("Arrival")
+    expect(control(page, "/movies/1/title")).to_have_value("Spirited Away")
+    expect(control(page, "/movies/2/title")).to_have_count(0)
+
+
+# MARK: - Optional switched off and on
+
+
+def test_an_optional_switched_off_and_on_again_brings_back_the_latest_typed_text(fresh_server, ui):
+    """The user types "?size=2" at the end of the avatar URL (every keystroke applied), switches the
+    optional off and on again before the controls have caught up (they wait for a pause in states:
+    someone keeps editing the e-mail): the URL comes back as typed last, not as before the typing."""
+    page = ui.open(fresh_server, PROFILE)
+    typed = live(fresh_server, PROFILE)["props"]["avatarURL"] + "?size=2"
+    present = control(page, "/avatarURL", role="present")
+    with someone_editing(fresh_server, PROFILE, "/email", "someone@example.com"):
+        field = control(page, "/avatarURL")
+        field.click()
+        field.press("End")
+        field.press_sequentially("?size=2", delay=20)
+        assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["avatarURL"] == typed)
+        present.click()
+        assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["avatarURL"] is None)
+        expect(present).not_to_be_checked()
+        present.click()
+        assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["avatarURL"] is not None)
+    assert live(fresh_server, PROFILE)["props"]["avatarURL"] == typed
+    expect(control(page, "/avatarURL")).to_have_value(typed)
+
+
+# MARK: - Focused controls
+
+
+def focused_pointer(page):
+    return page.evaluate("() => document.activeElement?.dataset?.controlPointer ?? null")
+
+
+def test_a_focused_switch_and_select_show_someone_elses_change(fresh_server, ui):
+    """The user switches "isLoading" on (the switch keeps the focus) and someone else switches it
+    off: the switch shows off within about a second, still focused. The same for a select (the
+    indicator colour: the user picks green, someone else blue)."""
+    page = ui.open(fresh_server, MOVIES)
+    box = control(page, "/isLoading")
+    box.click()
+    assert wait_until(page, lambda: live(fresh_server, MOVIES)["props"]["isLoading"] is True)
+    patch(fresh_server, MOVIES, [{"op": "replace", "path": "/isLoading", "value": False}])
+    expect(box).not_to_be_checked(timeout=2500)
+    assert focused_pointer(page) == "/isLoading"
+
+    ui.open(fresh_server, PICKER, page=page)
+    select = control(page, "/indicatorColor")
+    select.focus()
+    select.select_option(label="green")
+    assert wait_until(page, lambda: live(fresh_server, PICKER)["props"]["indicatorColor"] == "green")
+    patch(fresh_server, PICKER, [{"op": "replace", "path": "/indicatorColor", "value": "blue"}])
+    expect(select).to_have_value('"blue"', timeout=2500)
+    assert focused_pointer(page) == "/indicatorColor"
+
+
+def test_a_number_half_typed_keeps_its_text_when_the_panel_is_rebuilt(fresh_server, ui):
+    """The user has typed "1." (or "-") into a price when someone else adds a row, which rebuilds the
+    panel: the field still holds "1.", and the next digit makes 1.5, not 15 (a number field would
+    read "1." as 1 and "-" as nothing when the panel copies the text over)."""
+    page = ui.open(fresh_server, CART)
+    for partial, rest, want in (("1.", "5", 1.5), ("-", "3", -3)):
+        price = control(page, "/lines/0/price")
+        price.click()
+        price.press("Control+a")
+        price.press_sequentially(partial, delay=30)
+        lines = len(live(fresh_server, CART)["props"]["lines"])
+        patch(fresh_server, CART, [{"op": "add", "path": "/lines/-", "value": {"id": f"jam{lines}", "name": "Jam", "price": 3, "quantity": 1}}])
+        expect(control(page, f"/lines/{lines}/name")).to_have_value("Jam")  # the panel was rebuilt
+        expect(control(page, "/lines/0/price")).to_have_value(partial)
+        page.keyboard.type(rest, delay=30)
+        assert wait_until(page, lambda: live(fresh_server, CART)["props"]["lines"][0]["price"] == want), \
+            live(fresh_server, CART)["props"]["lines"][0]["price"]
