@@ -12,7 +12,7 @@
 // with the focus and the text being typed kept.
 
 import { h, canonicalJSON } from './dom.js';
-import { fieldSender } from './field-sender.js';
+import { fieldSender, OVERTAKEN_GRACE_MS } from './field-sender.js';
 import { parse as parseJSON, stringify, numberText, clone } from './json.js';
 import * as JSONPointer from './json-pointer.js';
 import {
@@ -49,6 +49,7 @@ export class Controls {
     this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
     this.openState = new Map();  // pointer -> whether its collapsible group is open
     this.generation = 0;         // bumped by reset(): work begun before it sends nothing
+    this.overtakenRefresh = null; // shows the live value once edits a state overtook count as answered
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
@@ -120,6 +121,11 @@ export class Controls {
     this.editedAt.set(pointer, performance.now());
   }
 
+  /** The page's own undo, redo, seek, reset or raw JSON came back: controls just used show its state too. */
+  forgetRecentEdits() {
+    this.editedAt.clear();
+  }
+
   /** Is the user typing into a text or number field of this page (a keystroke within TYPING_MS)? */
   typing() {
     return performance.now() - this.typedAt < TYPING_MS;
@@ -141,10 +147,13 @@ export class Controls {
       if (el) el.value = text;
     }
     for (const [pointer, message] of this.errors) this.paintError(pointer, message);
-    // What each field was given; a busy one keeps what it showed (restoreFocus puts its text back).
+    // What each control now shows: the props, but for the focused field, whose text restoreFocus puts back.
+    const shown = new Map();
     for (const pointer of this.bindings.keys()) {
-      if (!(this.isBusy(pointer) && this.shown.has(pointer))) this.shown.set(pointer, JSONPointer.get(this.props, pointer));
+      const kept = focus?.pointer === pointer && focus.value !== undefined && this.isBusy(pointer) && this.shown.has(pointer);
+      shown.set(pointer, kept ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer));
     }
+    this.shown = shown;
     this.restoreFocus(focus);
   }
 
@@ -335,9 +344,10 @@ export class Controls {
   number(schema, value, pointer, options) {
     const integer = schema.type === 'integer';
     // A text field, not `type=number`: the browser reads "1." as 1 and "-" as nothing there, so a
-    // rebuild of the panel (someone else added a row) would change a number half typed.
+    // rebuild of the panel (someone else added a row) would change a number half typed. (No
+    // `inputmode` either: the numeric keypads of phones have no minus sign.)
     const input = h('input', {
-      type: 'text', inputMode: integer ? 'numeric' : 'decimal', value: numberText(value), class: 'mono', spellcheck: false,
+      type: 'text', value: numberText(value), class: 'mono', spellcheck: false,
       autocomplete: 'off', dataset: { controlPointer: pointer, role: 'value' },
     });
     const edited = (left) => {
@@ -345,8 +355,7 @@ export class Controls {
       this.typedAt = performance.now();
       const text = input.value;
       if (!left && UNFINISHED_NUMBER.test(text.trim())) {
-        // "-", "1.", "1e", "1e-": still being typed; nothing to send or to complain about yet.
-        this.sender(pointer).cancel();
+        // "-", "1.", "1e", "1e-": still being typed; nothing new to send or to complain about yet.
         this.clearError(pointer);
         return;
       }
@@ -360,8 +369,13 @@ export class Controls {
       this.sender(pointer)(parsed.value);
     };
     input.addEventListener('input', () => edited(false));
-    input.addEventListener('change', () => { if (UNFINISHED_NUMBER.test(input.value.trim())) edited(true); });
-    input.addEventListener('blur', () => this.sender(pointer).flush());
+    input.addEventListener('blur', () => {
+      // Left unfinished: "12." is 12; "-" or "1e" is an error at the field.
+      const text = input.value.trim();
+      if (!UNFINISHED_NUMBER.test(text)) return;
+      if (/^[-+]?\d+\.$/.test(text)) input.value = text.slice(0, -1);
+      edited(true);
+    });
     input.addEventListener('keydown', (event) => { if (event.key === 'Enter') this.sender(pointer).flush(); });
     this.bind(pointer, (v) => { if (input.value !== numberText(v)) input.value = numberText(v); });
     return this.row(pointer, options, integer ? 'integer' : 'number', input);
@@ -409,9 +423,8 @@ export class Controls {
         const remembered = this.lastValues.get(pointer);
         this.set(pointer, remembered !== undefined ? remembered : defaultValue(schema.wrapped));
       } else {
-        // What the field shows or has on its way, not the panel's props (they wait for a pause in typing).
-        const latest = this.senders.get(pointer)?.latest();
-        this.lastValues.set(pointer, latest !== undefined ? latest : this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer));
+        // What the controls show or have on their way, not the panel's props (they wait for a pause in typing).
+        this.lastValues.set(pointer, this.shownValue(pointer));
         this.set(pointer, null);
       }
     });
@@ -629,8 +642,8 @@ export class Controls {
     if (active && this.root.contains(active) && active.dataset.controlPointer === pointer) active.blur();
   }
 
-  /** The value of a list row as this panel shows it: its fields as shown, with edits still on their way. */
-  shownRow(itemPointer) {
+  /** The value at `itemPointer` as this panel shows it: its controls' values, with edits still on their way. */
+  shownValue(itemPointer) {
     const row = clone(JSONPointer.get(this.props, itemPointer));
     if (row === undefined) return undefined;
     const inside = (pointer) => pointer.startsWith(`${itemPointer}/`);
@@ -647,7 +660,7 @@ export class Controls {
       for (const token of tokens.slice(0, -1)) node = node?.[token];
       if (node !== null && typeof node === 'object') node[tokens[tokens.length - 1]] = clone(v);
     };
-    for (const [pointer, v] of this.shown) put(pointer, v);
+    for (const [pointer, v] of this.shown) if (this.bindings.has(pointer)) put(pointer, v);
     for (const [pointer, sender] of this.senders) {
       const latest = sender.latest();
       if (latest !== undefined) put(pointer, latest);
@@ -658,9 +671,25 @@ export class Controls {
   /** A row's Remove or Move: only while the row at that index is still the one this panel shows. */
   rowAction(operation, itemPointer, pointer) {
     this.sendWaiting();
-    const row = this.shownRow(itemPointer);
-    const test = row === undefined ? [] : [{ op: 'test', path: itemPointer, value: row }];
-    return this.sendOps([...test, operation], pointer);
+    return this.sendOps([...this.rowTest(itemPointer), operation], pointer);
+  }
+
+  /** A JSON Patch `test` that the list row at `itemPointer` is still the one this panel shows (none outside lists). */
+  rowTest(itemPointer) {
+    const row = itemPointer === null ? undefined : this.shownValue(itemPointer);
+    return row === undefined ? [] : [{ op: 'test', path: itemPointer, value: row }];
+  }
+
+  /** The list row `pointer` is in (the innermost), or null. */
+  rowOf(pointer) {
+    const tokens = JSONPointer.parse(pointer);
+    let node = this.props;
+    let row = null;
+    tokens.forEach((token, index) => {
+      if (Array.isArray(node)) row = JSONPointer.format(tokens.slice(0, index + 1));
+      node = node?.[token];
+    });
+    return row;
   }
 
   /**
@@ -670,15 +699,19 @@ export class Controls {
    */
   set(pointer, value) {
     this.sendWaiting();
+    // Inside a list row, only while the row is still the one shown (its index may name another now).
+    const test = this.rowTest(this.rowOf(pointer));
+    this.shown.set(pointer, value);
     // Once the control stops counting as busy, it shows the live value (someone else's change meanwhile).
     setTimeout(() => this.refreshIdle(), BUSY_MS + 50);
-    return this.send(pointer, value);
+    if (pointer === '') return this.send(pointer, value);
+    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer);
   }
 
   /** Operations of a control that is not typed into (a list's or dictionary's add, move, remove). */
   action(operations, pointer) {
     this.sendWaiting();
-    return this.sendOps(operations, pointer);
+    return this.sendOps([...this.rowTest(this.rowOf(pointer)), ...operations], pointer);
   }
 
   /** Every field's typed value still waiting behind its edit in flight goes now. */
@@ -716,9 +749,18 @@ export class Controls {
     return this.senders.get(pointer)?.pending() ?? false;
   }
 
-  /** A state that answers none of our fields' edits arrived. */
+  /**
+   * A state that answers none of our fields' edits arrived. An edit it overtook counts as answered
+   * after a grace; its field then shows the live value, unless busy for another reason.
+   */
   overtaken() {
     for (const sender of this.senders.values()) sender.overtaken();
+    if (this.overtakenRefresh === null && [...this.senders.values()].some((sender) => sender.pending())) {
+      this.overtakenRefresh = setTimeout(() => {
+        this.overtakenRefresh = null;
+        this.refreshIdle();
+      }, OVERTAKEN_GRACE_MS + 50);
+    }
   }
 
   /** The connection dropped: edits in flight may never be answered. */

@@ -60,7 +60,8 @@ export class JsonEditor {
 
   /** Another story opens: the text left unapplied is kept for the story left. Says whether there was some. */
   reset(storyId = null) {
-    const kept = this.dirty && this.storyId !== null;
+    // Text applied and waiting for its answer is not a draft: the answer will say what became of it.
+    const kept = this.dirty && !this.awaiting && this.storyId !== null;
     if (kept) this.drafts.set(this.storyId, this.textarea.value);
     this.storyId = storyId;
     this.live = undefined;

@@ -107,7 +107,7 @@ const timeTravel = new TimeTravel({
   slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
 }, {
   send: (message) => {
-    controls.sendWaiting();  // typing still waiting goes before an undo, redo or seek
+    if (message.type !== 'history') controls.sendWaiting();  // typing still waiting goes before an undo, redo or seek
     return connection.send(message);
   },
   nextRef: (kind, meta = {}) => remember({ ...meta, kind }),
@@ -398,6 +398,8 @@ connection.addEventListener('message', ({ detail: message }) => {
 // `current.state`, which only moves forward.
 const TYPING_PAUSE_MS = 250;
 const showPanelsOncePaused = debounce(() => showPanels(), TYPING_PAUSE_MS);
+/** The page's own edits that set the whole props. */
+const WHOLE_STATE_EDITS = new Set(['undo', 'redo', 'seek', 'reset', 'json', 'link']);
 
 function onState(state) {
   if (state.story !== current.storyId) return;
@@ -420,6 +422,8 @@ function onState(state) {
   const lost = optimistic.takeLost();
   if (lost !== null) presence.refocus(lost);  // the server sends no template for our own edits
   replay.onState(state);  // counts every step of a replay
+  // The page's own undo, redo, seek, reset or raw JSON: the controls just used show its state as well.
+  if (mine && WHOLE_STATE_EDITS.has(mine.kind)) controls.forgetRecentEdits();
   if (someoneElses && controls.reshapes(state.props)) {
     // A row added, removed or a case switched elsewhere: the controls must not go on showing rows
     // at indices that now name others, even while edits stream in.

@@ -377,3 +377,52 @@ def test_a_number_half_typed_keeps_its_text_when_the_panel_is_rebuilt(fresh_serv
         page.keyboard.type(rest, delay=30)
         assert wait_until(page, lambda: live(fresh_server, CART)["props"]["lines"][0]["price"] == want), \
             live(fresh_server, CART)["props"]["lines"][0]["price"]
+
+
+def test_a_row_action_right_after_the_users_own_switch_in_that_row_is_made(fresh_server, ui):
+    """The user turns a row's switch on and, within a second, removes that row: the row as the panel
+    shows it (switch on) is the row on the server, so the remove is made, not refused as if someone
+    else had changed the row."""
+    page = ui.open(fresh_server, PICKER)
+    names = [location["name"] for location in live(fresh_server, PICKER)["props"]["locations"]]
+    switch = control(page, "/locations/1/isSelected")
+    expect(switch).not_to_be_checked()
+    switch.click()
+    assert wait_until(page, lambda: live(fresh_server, PICKER)["props"]["locations"][1]["isSelected"])
+    page.locator('[data-pointer="/locations/1"] button[aria-label="Remove"]').first.click()
+    assert wait_until(page, lambda: len(live(fresh_server, PICKER)["props"]["locations"]) == 2)
+    assert [location["name"] for location in live(fresh_server, PICKER)["props"]["locations"]] == [names[0], names[2]]
+    assert "Not applied" not in page.locator("#toasts").inner_text()  # a refusal's toast stays 5 s
+
+
+def test_after_the_users_own_undo_a_row_field_shows_and_takes_the_undone_value(fresh_server, ui):
+    """The user types "X" into a row's name, clicks Undo, and types "Z" into the same field at once:
+    the field shows the name as undone, and "Z" is added to it (not refused as a row changed
+    elsewhere, nor added to the undone text)."""
+    page = ui.open(fresh_server, PICKER)
+    original = live(fresh_server, PICKER)["props"]["locations"][1]["name"]
+    name = control(page, "/locations/1/name")
+    name.click()
+    name.press("End")
+    name.press_sequentially("X", delay=30)
+    assert wait_until(page, lambda: live(fresh_server, PICKER)["props"]["locations"][1]["name"] == original + "X")
+    page.locator("#undo").click()
+    assert wait_until(page, lambda: live(fresh_server, PICKER)["props"]["locations"][1]["name"] == original)
+    expect(name).to_have_value(original, timeout=500)  # at once, not a second later
+    name.click()
+    name.press("End")
+    name.press_sequentially("Z", delay=30)
+    assert wait_until(page, lambda: live(fresh_server, PICKER)["props"]["locations"][1]["name"] == original + "Z")
+    assert "Not applied" not in page.locator("#toasts").inner_text()  # a refusal's toast stays 5 s
+
+
+def test_a_number_left_with_a_trailing_point_is_that_number(fresh_server, ui):
+    """A price typed as "12." and left: 12 is sent (the point was still being typed), not an error."""
+    page = ui.open(fresh_server, CART)
+    price = control(page, "/lines/0/price")
+    price.click()
+    price.press("Control+a")
+    price.press_sequentially("12.", delay=30)
+    control(page, "/note").click()
+    assert wait_until(page, lambda: live(fresh_server, CART)["props"]["lines"][0]["price"] == 12)
+    expect(price).to_have_value("12")

@@ -190,3 +190,21 @@ def test_a_replay_still_playing_after_a_reconnect_is_shown_playing_again(fresh_s
     page.locator("#replay-stop").click()
     assert wait_until(page, lambda: any(data["status"] == "stopped" for _, data in statuses)), statuses
     expect(timeline).not_to_have_attribute("data-replay", "playing")
+
+
+def test_text_applied_and_still_waiting_is_not_kept_as_a_draft_of_the_story_left(fresh_server, ui):
+    """The user applies the raw JSON and opens another story before the answer comes: the text was
+    applied, so it is not kept as an unapplied draft (no toast says so, and coming back shows the
+    live props, which the apply made)."""
+    page = ui.new_page()
+    held, holding = [], [True]
+    relay_web_socket(page, holding_back(is_json_editors_answer, held, holding))
+    ui.open(fresh_server, PROFILE, page=page)
+    apply_json(page, {**json_text(page), "name": "Applied, then left"})
+    assert wait_until(page, lambda: len(held) == 1)
+    ui.open(fresh_server, "profile-user-profile--no-avatar", page=page)
+    assert "unapplied JSON edit" not in page.locator("#toasts").inner_text()  # said at once, if at all
+    holding[0] = False
+    ui.open(fresh_server, PROFILE, page=page)
+    expect(page.locator("#json-status")).to_contain_text("In sync with v2")
+    assert json_text(page)["name"] == "Applied, then left"
