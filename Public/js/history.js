@@ -162,12 +162,15 @@ export class TimeTravel {
   onKey(event) {
     if (!(event.ctrlKey || event.metaKey) || event.altKey || isTyping(event.target)) return;
     const key = event.key.toLowerCase();
+    // Sent even when the last state shown says there is nothing to undo: an edit of this page may be
+    // on its way (the server applies them in order), and when there is nothing, it says so.
+    if (!this.storyId) return;
     if (key === 'z' && !event.shiftKey) {
       event.preventDefault();
-      if (this.canUndo) this.step('undo');
+      this.step('undo');
     } else if ((key === 'z' && event.shiftKey) || (key === 'y' && !event.metaKey)) {
       event.preventDefault();
-      if (this.canRedo) this.step('redo');
+      this.step('redo');
     }
   }
 

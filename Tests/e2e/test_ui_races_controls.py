@@ -426,3 +426,27 @@ def test_a_number_left_with_a_trailing_point_is_that_number(fresh_server, ui):
     control(page, "/note").click()
     assert wait_until(page, lambda: live(fresh_server, CART)["props"]["lines"][0]["price"] == 12)
     expect(price).to_have_value("12")
+
+
+def test_ctrl_z_right_after_a_switch_undoes_it_before_its_answer_comes(fresh_server, ui):
+    """On a story with nothing to undo yet, the user turns a switch on and presses Ctrl+Z before the
+    state answering the switch comes: the undo is sent all the same (the server applies the two in
+    order) and the switch's change is undone. With nothing at all to undo, a toast says so."""
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, MOVIES, page=page)
+    before = live(fresh_server, MOVIES)["props"]["isLoading"]
+    answers.holding = True
+    control(page, "/isLoading").click()
+    assert wait_until(page, lambda: answers.held)
+    page.keyboard.press("Control+z")
+    assert wait_until(page, lambda: answers.caused("undo"))
+    answers.release()
+    answers.settle()
+    props = live(fresh_server, MOVIES)
+    assert props["props"]["isLoading"] == before and props["version"] == 3, props
+    expect(control(page, "/isLoading")).to_be_checked(checked=before)
+    page.locator("#stage").click()
+    page.keyboard.press("Control+z")   # undoes the switch: the story is at its registered state again
+    page.keyboard.press("Control+z")
+    expect(page.locator("#toasts")).to_contain_text("Nothing to undo")
