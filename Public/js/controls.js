@@ -376,7 +376,6 @@ export class Controls {
       if (/^[-+]?\d+\.$/.test(text)) input.value = text.slice(0, -1);
       edited(true);
     });
-    input.addEventListener('keydown', (event) => { if (event.key === 'Enter') this.sender(pointer).flush(); });
     this.bind(pointer, (v) => { if (input.value !== numberText(v)) input.value = numberText(v); });
     return this.row(pointer, options, integer ? 'integer' : 'number', input);
   }
@@ -615,21 +614,10 @@ export class Controls {
    * outside lists keep "the last edit wins".)
    */
   rowGuard(pointer, sender) {
-    if (!this.inRow(pointer)) return undefined;
+    if (this.rowOf(pointer) === null) return undefined;
     const inFlight = sender.inFlightValue();
     const value = inFlight !== undefined ? inFlight : this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer);
     return value === undefined ? undefined : { value };
-  }
-
-  /** Whether `pointer` is inside an element of a list (an array, not a dictionary keyed by digits). */
-  inRow(pointer) {
-    const tokens = JSONPointer.parse(pointer);
-    let node = this.props;
-    for (const token of tokens) {
-      if (Array.isArray(node)) return true;
-      node = node?.[token];
-    }
-    return false;
   }
 
   /**
@@ -680,7 +668,7 @@ export class Controls {
     return row === undefined ? [] : [{ op: 'test', path: itemPointer, value: row }];
   }
 
-  /** The list row `pointer` is in (the innermost), or null. */
+  /** The list row `pointer` is in or is (the innermost; an array's element, not a dictionary's digit key), or null. */
   rowOf(pointer) {
     const tokens = JSONPointer.parse(pointer);
     let node = this.props;

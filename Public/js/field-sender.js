@@ -25,7 +25,6 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *      another action of the user's, so that the server gets them in the order they were made),
  *   `.latest()` the latest value on its way (waiting or in flight), `.inFlightValue()` the one in
  *      flight, or undefined,
- *   `.flush()` (nothing waits for a pause; kept for callers that flush on blur or Enter),
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
  *      dropped), and the value then in flight (`inFlight`, when one was: the server may have applied
  *      it), `.release()` forgets the edit in flight (the connection it went on is gone),
@@ -74,7 +73,6 @@ export function fieldSender(send, accepted = () => {}) {
   };
   sender.latest = () => (waiting ?? inFlight)?.value;
   sender.inFlightValue = () => inFlight?.value;
-  sender.flush = () => {};
   sender.release = () => {
     const latest = waiting ?? inFlight;
     if (latest) lost = inFlight ? { value: latest.value, inFlight: inFlight.value } : { value: latest.value };

@@ -107,7 +107,7 @@ const timeTravel = new TimeTravel({
   slider: $('time-slider'), label: $('time-label'), undo: $('undo'), redo: $('redo'), list: $('history-list'), count: $('history-count'),
 }, {
   send: (message) => {
-    if (message.type !== 'history') controls.sendWaiting();  // typing still waiting goes before an undo, redo or seek
+    sendTypedFirst(message.type);
     return connection.send(message);
   },
   nextRef: (kind, meta = {}) => remember({ ...meta, kind }),
@@ -180,11 +180,18 @@ const actions = new ActionsLog({ list: $('actions-list'), count: $('actions-coun
 /** Sends an edit of the open story with a fresh ref; the ref, or false when not connected. */
 function send(message, meta) {
   if (!current.storyId) return false;
-  // What was typed and still waits behind an edit in flight goes before any other action (reset,
-  // raw JSON, a command...), so that the server gets the user's edits in the order they were made.
-  if (meta.kind !== 'patch') controls.sendWaiting();
+  sendTypedFirst(meta.kind);
   const ref = remember(meta);
   return connection.send({ ...message, story: current.storyId, ref }) ? ref : false;
+}
+
+/**
+ * Before any edit but a field's own keystroke (a reset, the raw JSON, a command, an undo...), what was
+ * typed and still waits behind an edit in flight goes, so that the server gets the user's edits in the
+ * order they were made. A history fetch is not an edit.
+ */
+function sendTypedFirst(kind) {
+  if (kind !== 'patch' && kind !== 'history') controls.sendWaiting();
 }
 
 /** A fresh ref for a message about the open story, kept with `meta` (and this visit) to route its answer. */
@@ -480,7 +487,7 @@ function onError(error) {
       controls.settle(error.ref, false, current.state?.props);
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
-      if (error.code === 'test-failed' && where !== undefined && controls.inRow(where)) {
+      if (error.code === 'test-failed' && where !== undefined && controls.rowOf(where) !== null) {
         // A list row's index names another row now (Controls.rowGuard, rowAction): say so and show the list as it is.
         controls.leaveRow(meta.pointer);
         toast(ROW_CHANGED, 'error');

@@ -18,7 +18,7 @@ import threading
 import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, collecting, relay_web_socket, wait_until
+from test_live_editing import PROFILE, collecting, holding_back, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 from test_ui_races import patch
 
@@ -34,20 +34,26 @@ class Answers:
     server gave them, so a test knows when every edit the page made has been answered."""
 
     def __init__(self, page):
-        self.holding = False
+        self.on = [False]
         self.held, self.sent, self.answered = [], [], set()
+        self.hold = holding_back(lambda data: data.get("type") == "state", self.held, self.on)
         self.relay = relay_web_socket(page, self.from_server, self.from_page)
         self.page = page
+
+    @property
+    def holding(self):
+        return self.on[0]
+
+    @holding.setter
+    def holding(self, value):
+        self.on[0] = value
 
     def from_server(self, data):
         if data.get("type") == "state" and (data.get("cause") or {}).get("ref"):
             self.answered.add(data["cause"]["ref"])
         if data.get("type") == "error" and data.get("ref"):
             self.answered.add(data["ref"])
-        if self.holding and data.get("type") == "state":
-            self.held.append(data)
-            return None
-        return data
+        return self.hold(data)
 
     def from_page(self, data):
         if data.get("type") in EDITS and data.get("ref"):
