@@ -578,7 +578,7 @@ export class Controls {
     let sender = this.senders.get(pointer);
     if (!sender) {
       sender = fieldSender(
-        (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer, sender)),
+        (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer)),
         (value) => this.shown.set(pointer, value),
       );
       this.senders.set(pointer, sender);
@@ -596,7 +596,7 @@ export class Controls {
       this.clearError(pointer);
       return this.report(pointer, this.hooks.replace(value, condition?.version));
     }
-    const test = condition === undefined ? [] : [{ op: 'test', path: pointer, value: condition.value }];
+    const test = condition === undefined ? [] : [{ op: 'test', path: pointer, value: condition.value }, ...(condition.rows ?? [])];
     return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer);
   }
 
@@ -610,14 +610,43 @@ export class Controls {
    * A field inside a list row is edited on condition that it still holds the value the user edited
    * from (a JSON Patch `test`): another window may have removed or moved rows meanwhile, and the same
    * index then names another row, whose value must not be overwritten. The value edited from is the
-   * one in flight, else what the field was last given or the server last took from it. (Fields
-   * outside lists keep "the last edit wins".)
+   * one in flight, else what the field was last given or the server last took from it. Rows that
+   * have an `id` (a string or a number) are tested by it too, so that rows holding the same value in
+   * that field are told apart. (Fields outside lists keep "the last edit wins".)
    */
-  rowGuard(pointer, sender) {
+  rowGuard(pointer) {
     if (this.rowOf(pointer) === null) return undefined;
-    const inFlight = sender.inFlightValue();
-    const value = inFlight !== undefined ? inFlight : this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer);
-    return value === undefined ? undefined : { value };
+    const value = this.editedFrom(pointer);
+    return value === undefined ? undefined : { value, rows: this.rowIdentityTests(pointer) };
+  }
+
+  /**
+   * The value at `pointer` as the server has it when this page's next edit of it arrives: its edit
+   * in flight, else what the control was last given or the server last took from it, else the props'.
+   */
+  editedFrom(pointer) {
+    const inFlight = this.senders.get(pointer)?.inFlightValue();
+    if (inFlight !== undefined) return inFlight;
+    return this.shown.has(pointer) ? this.shown.get(pointer) : JSONPointer.get(this.props, pointer);
+  }
+
+  /**
+   * A JSON Patch `test` of the `id` of every list row `pointer` is inside (when the row has one, a
+   * string or a number, and `pointer` is not that id or inside it), as `editedFrom` has it.
+   */
+  rowIdentityTests(pointer) {
+    const tokens = JSONPointer.parse(pointer);
+    const tests = [];
+    let node = this.props;
+    tokens.forEach((token, index) => {
+      if (Array.isArray(node) && index + 1 < tokens.length && tokens[index + 1] !== 'id') {
+        const path = JSONPointer.format([...tokens.slice(0, index + 1), 'id']);
+        const id = this.editedFrom(path);
+        if (typeof id === 'string' || typeof id === 'number') tests.push({ op: 'test', path, value: id });
+      }
+      node = node?.[token];
+    });
+    return tests;
   }
 
   /**
@@ -775,7 +804,7 @@ export class Controls {
       if (same(live, lost.value)) {
         sender.forget();
       } else if (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight)) {
-        sender.resume({ value: live, version: liveVersion });
+        sender.resume({ value: live, version: liveVersion, rows: this.rowIdentityTests(pointer) });
       } else {
         sender.forget();
         if (live !== undefined) this.bindings.get(pointer)?.(live);

@@ -293,6 +293,33 @@ def test_typing_into_a_row_another_window_moved_never_overwrites_the_row_now_the
     assert after[1].startswith("Spirited Away-ab"), after
 
 
+def test_typing_into_a_removed_row_never_lands_on_a_row_with_the_same_text(fresh_server, ui):
+    """Two movies have the same title; another window removes the first before this page hears of it
+    (its states held back), and the user types into that row's title. The keystroke's test of the
+    title alone would pass on the row now at that index; the row's `id` is tested too, so the edit is
+    refused, said in a toast, and the movie now first keeps its title."""
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, MOVIES, page=page)
+    patch(fresh_server, MOVIES, [{"op": "replace", "path": "/movies/0/title", "value": "Arrival"}])
+    field = control(page, "/movies/0/title")
+    expect(field).to_have_value("Arrival")
+    field.click()
+    field.press("End")
+    answers.holding = True
+    patch(fresh_server, MOVIES, [{"op": "remove", "path": "/movies/0"}])
+    assert wait_until(page, lambda: answers.held)  # this page still shows the removed row
+    field.press("!")
+    assert wait_until(page, lambda: answers.sent and answers.sent[-1]["ref"] in answers.answered), answers.sent
+    assert titles(fresh_server) == ["Arrival", "Spirited Away"]
+    tests = [op for op in answers.sent[-1]["patch"] if op["op"] == "test"]
+    assert {"op": "test", "path": "/movies/0/id", "value": "v-for-vendetta"} in tests, tests
+    expect(page.locator(".toast", has_text="list row was moved, removed or changed")).to_be_visible()
+    answers.release()
+    expect(control(page, "/movies/0/title")).to_have_value("Arrival")
+    expect(control(page, "/movies/2/title")).to_have_count(0)
+
+
 def test_remove_double_clicked_on_a_slow_connection_removes_one_row(fresh_server, ui):
     """The user double-clicks a row's Remove while the first click's answer is still on its way: at
     most one row is removed (the second click does not remove the row that moved up)."""
