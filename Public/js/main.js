@@ -386,7 +386,10 @@ connection.addEventListener('message', ({ detail: message }) => {
       break;
     case 'history': timeTravel.onHistory(message); break;
     case 'replay': replay.onReplay(message); break;
-    case 'hello': presence.onHello(message); break;
+    case 'hello':
+      presence.onHello(message);
+      review.serverSays(message.review === true);
+      break;
     case 'presence': presence.onPresence(message); break;
     case 'renderers': renderers.onRenderers(message); break;
     case 'rendered': renderers.onRendered(message); break;
@@ -581,7 +584,6 @@ connection.addEventListener('open', ({ detail }) => {
   }).catch(() => {});
   timeTravel.reload();
   replay.reconnected();
-  review.refresh().then(() => review.render());
   toast('Reconnected.', 'ok');
 });
 
@@ -872,8 +874,7 @@ async function start() {
   if (isStaticSite()) {
     enterStaticMode();
   } else {
-    connection.connect();
-    review.refresh();
+    connection.connect();  // its hello says whether review is on (ReviewPage.serverSays)
   }
   for (;;) {
     try {

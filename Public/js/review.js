@@ -12,6 +12,7 @@ import { sideBySide, diffStats, splitLines } from './line-diff.js';
 import { storyHash } from './url-state.js';
 
 const CONTEXT = 3;        // unchanged lines shown around a change
+const REVIEW_OFF = 'Review is off: start the server with --snapshots DIR (and --allow-record to accept changes here).';
 
 const STATUS_TEXT = {
   changed: 'Changed',
@@ -30,6 +31,23 @@ export class ReviewPage {
     this.data = null;
     this.loading = null;   // the GET on its way
     this.reloading = null; // the GET asked for while one was on its way: sent once that one is in
+    this.enabled = undefined; // whether the server's hello says review is on (undefined: no hello yet)
+  }
+
+  /**
+   * The server's `hello` says whether review is on (`--snapshots`): on, the review is fetched (and
+   * shown, when the page is open); off, nothing is asked (`GET /api/review` would be a 404).
+   */
+  async serverSays(enabled) {
+    this.enabled = enabled;
+    if (enabled) {
+      await this.refresh();
+    } else {
+      this.data = null;
+      this.error = REVIEW_OFF;
+      this.hooks.onCount(null);
+    }
+    this.render();
   }
 
   /**
@@ -56,9 +74,7 @@ export class ReviewPage {
         this.hooks.onCount(this.data.stories.length);
       } else {
         this.data = null;
-        this.error = result.status === 404
-          ? 'Review is off: start the server with --snapshots DIR (and --allow-record to accept changes here).'
-          : `Could not load the review: ${result.error}`;
+        this.error = result.status === 404 ? REVIEW_OFF : `Could not load the review: ${result.error}`;
         if (result.status === 404) this.hooks.onCount(null);
       }
       return this.data;
@@ -70,7 +86,7 @@ export class ReviewPage {
   async show() {
     this.root.hidden = false;
     if (!this.data) this.root.replaceChildren(h('p', { class: 'review-loading muted' }, 'Loading the review…'));
-    await this.refresh();
+    if (this.enabled !== false) await this.refresh();
     this.render();
   }
 

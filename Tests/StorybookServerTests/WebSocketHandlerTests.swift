@@ -30,7 +30,7 @@ import Testing
     @Test func helloComesFirst() {
         handler.opened(alice)
         #expect(sink.received(by: alice) == [["type": "hello", "protocol": 1, "server": "storybook", "connection": "ws:1",
-                                              "maxMessageBytes": 1_048_576]])
+                                              "maxMessageBytes": 1_048_576, "review": false]])
     }
 
     @Test func subscribeAnswersWithTheState() {

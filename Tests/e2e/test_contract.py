@@ -19,8 +19,9 @@ PROFILE = "profile-user-profile--default"
 def ws(server, **kwargs):
     connection = connect(server.ws_url, open_timeout=5, **kwargs)
     hello = json.loads(connection.recv(timeout=5))
-    assert {k: v for k, v in hello.items() if k != "connection"} == {"type": "hello", "protocol": 1, "server": "storybook",
-                                                                    "maxMessageBytes": 1 << 20}
+    assert {k: v for k, v in hello.items() if k not in ("connection", "review")} == {
+        "type": "hello", "protocol": 1, "server": "storybook", "maxMessageBytes": 1 << 20}
+    assert hello["review"] in (True, False)  # whether the server runs with --snapshots
     assert hello["connection"].startswith("ws:")
     return connection
 

@@ -310,3 +310,20 @@ def test_review_without_allow_record_has_no_accept_button(goldens, tmp_path, ui)
         assert 'heading1 "Log on"' in (goldens / "auth-login--filled.txt").read_text(encoding="utf-8")
     finally:
         server.stop()
+
+
+def test_without_snapshots_the_page_never_asks_for_the_review(fresh_server, ui):
+    """Without --snapshots the server's hello says review is off: the page asks nothing of
+    /api/review (a 404 there was a red line in every page load's console), hides the review link,
+    and #/review says how to turn review on."""
+    page = ui.new_page()
+    asked, console = [], []
+    page.on("request", lambda request: asked.append(request.url) if "/api/review" in request.url else None)
+    # (the demo's avatar URLs do not resolve offline: only a 404 counts here)
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" and "404" in message.text else None)
+    ui.open(fresh_server, PROFILE, page=page)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+    page.goto(f"{fresh_server.url}/#/review")
+    expect(page.locator(".review-empty")).to_contain_text("Review is off: start the server with --snapshots DIR")
+    expect(page.locator("#review-link")).to_be_hidden()
+    assert asked == [] and console == [], (asked, console)

@@ -74,7 +74,7 @@ final class StorybookApp: TransportDelegate, @unchecked Sendable {
             access: access, maxJSONDepth: configuration.maxJSONDepth, mcp: mcp, renderers: renderers)
         self.webSocket = WebSocketHandler(hub: hub, replays: replays, presence: presence, renderers: renderers,
                                           maxJSONDepth: configuration.maxJSONDepth, maxMessageBytes: configuration.maxMessageBytes,
-                                          logger: logger)
+                                          review: configuration.snapshotsDirectory != nil, logger: logger)
     }
 
     /// Renders every registered projection in the background so requests find them ready.

@@ -13,18 +13,21 @@ struct WebSocketHandler {
     let maxJSONDepth: Int
     /// The largest message the transport accepts (`--max-message-bytes`); the hello tells clients.
     let maxMessageBytes: Int
+    /// Whether `GET /api/review` answers (`--snapshots`); the hello tells clients.
+    var review = false
     let logger: Logger
 
-    /// `{"type": "hello", "protocol": 1, "server", "connection", "maxMessageBytes"}`, the first message
-    /// of every connection; `connection` is its viewer id in `presence` lists, `maxMessageBytes` the
-    /// largest message the server reads (a larger one closes the connection with 1009).
-    static func hello(_ connection: ConnectionID, maxMessageBytes: Int) -> JSONValue {
+    /// `{"type": "hello", "protocol": 1, "server", "connection", "maxMessageBytes", "review"}`, the first
+    /// message of every connection; `connection` is its viewer id in `presence` lists, `maxMessageBytes`
+    /// the largest message the server reads (a larger one closes the connection with 1009), `review`
+    /// whether the review routes are on (without `--snapshots`, `GET /api/review` is a 404).
+    static func hello(_ connection: ConnectionID, maxMessageBytes: Int, review: Bool) -> JSONValue {
         ["type": "hello", "protocol": 1, "server": "storybook", "connection": .string("ws:\(connection.raw)"),
-         "maxMessageBytes": .integer(Int64(maxMessageBytes))]
+         "maxMessageBytes": .integer(Int64(maxMessageBytes)), "review": .bool(review)]
     }
 
     func opened(_ connection: ConnectionID) {
-        hub.send(Self.hello(connection, maxMessageBytes: maxMessageBytes), to: connection)
+        hub.send(Self.hello(connection, maxMessageBytes: maxMessageBytes, review: review), to: connection)
     }
 
     func received(_ bytes: [UInt8], from connection: ConnectionID) {
