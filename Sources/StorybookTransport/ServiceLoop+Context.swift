@@ -28,7 +28,12 @@ extension ServiceLoop {
         // Requests with a method lws does not know become raw sockets of our protocol (ServiceLoop+Raw).
         info.listen_accept_role = resources.cString("raw-skt")
         info.listen_accept_protocol = UnsafePointer(resources.protocols[0].name)
-        guard let vhost = lws_create_vhost(context, &info) else {
+        // lws tells a failed bind in lines of its own (an fd, an errno) before the error below says
+        // it once, in the user's terms: its log is off while it binds.
+        sb_lws_set_log_level(0)
+        let created = lws_create_vhost(context, &info)
+        sb_lws_set_log_level(LLL_ERR)
+        guard let vhost = created else {
             throw .cannotListen(host: configuration.host, port: configuration.port)
         }
         self.vhost = vhost

@@ -73,7 +73,7 @@ import tempfile  # noqa: E402
 
 import pytest  # noqa: E402
 
-from conftest import BINARY, ROOT, Server, client_frame, close_code, raw, read_frames, ws_raw  # noqa: E402
+from conftest import BINARY, ROOT, Server, client_frame, close_code, port_of, raw, read_frames, ws_raw  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -178,6 +178,16 @@ def test_a_read_only_or_missing_state_directory_says_so():
                                     timeout=30, cwd=ROOT)
             assert answer.returncode != 0
             assert "read-only" in answer.stderr, answer.stderr
+
+
+def test_a_port_in_use_is_said_once_in_our_words(server, tmp_path):
+    """A second server on a taken port exits 1 with one line of ours, and none of libwebsockets' own
+    error lines before it (they named an fd and an errno, and read like a crash)."""
+    answer = subprocess.run([BINARY, "serve", "--port", str(port_of(server)), "--no-persist"], capture_output=True, text=True,
+                            timeout=30, cwd=tmp_path)
+    assert answer.returncode == 1, answer
+    assert f"cannot listen on 127.0.0.1:{port_of(server)} (address in use or not available)" in answer.stderr, answer.stderr
+    assert "E:" not in answer.stderr and "ERROR on binding" not in answer.stderr, answer.stderr
 
 
 # -- Strict HTTP ----------------------------------------------------------------------------------------
