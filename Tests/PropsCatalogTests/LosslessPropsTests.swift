@@ -432,8 +432,19 @@ extension Result {
         #expect(JSONValue.number(text: "2.50") == .double(2.5))
         #expect(JSONValue.number(text: "9223372036854775808") == .exactNumber("9223372036854775808"))
         #expect(JSONValue.number(text: "0.12345678901234567890") == .exactNumber("0.12345678901234567890"))
-        #expect(JSONValue.number(text: "1e400") == nil)
-        #expect(throws: JSONParseError.self) { try JSONParser.parse("1e400") }
+        // Beyond a double's range the text is kept, and the Props type refuses it at its path.
+        #expect(JSONValue.number(text: "1e400") == .exactNumber("1e400"))
+        #expect(JSONValue.number(text: "1e-400") == .exactNumber("1e-400"))
+        #expect(JSONValue.number(text: "4.9e-324") == .exactNumber("4.9e-324"))  // a subnormal: 5e-324
+        #expect(JSONValue.number(text: "-0.0") == .double(-0.0))
+        #expect(JSONValue.number(text: "1e2x") == nil)
+        #expect(try JSONParser.parse("[1e400]") == [.exactNumber("1e400")])
+        #expect { try PropsDecoding.decode([Double].self, from: [.exactNumber("1e400")]) } throws: {
+            "\($0)".contains("1e400 does not fit in Double")
+        }
+        #expect { try PropsDecoding.decode([Decimal].self, from: [.exactNumber("1e400")]) } throws: {
+            "\($0)".contains("1e400 does not fit in Decimal")
+        }
         // A Float in its own shortest form, and back.
         #expect(try JSONValueEncoder().encode([Float(0.1)]) == [0.1])
         #expect(try PropsDecoding.decode([Float].self, from: [0.1]) == [Float(0.1)])

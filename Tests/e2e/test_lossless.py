@@ -77,6 +77,9 @@ def test_money_and_64_bit_integers_keep_every_digit(fresh_server):
 @pytest.mark.parametrize("path, value, message", [
     ("/lines/0/quantity", "2.5", "expected an integer, found 2.5"),
     ("/visits", "9223372036854775808", "9223372036854775808 does not fit in Int64"),
+    # beyond a double's range: valid JSON, refused by the Props type at the field (was a 400 bad-json)
+    ("/visits", "1e400", "1e400 does not fit in Int64"),
+    ("/lines/0/price", "1e400", "1e400 does not fit in Decimal"),
 ])
 def test_a_number_that_does_not_fit_is_a_422_at_its_field(fresh_server, path, value, message):
     response = requests.patch(f"{fresh_server.url}/api/stories/{CART}/props", timeout=10,
