@@ -33,6 +33,7 @@ export class Controls {
    * @param root the element the controls go into
    * @param hooks {patch(operations, pointer) -> ref | false, replace(props) -> ref | false,
    *               variantValue(pointer, caseName) -> Promise<value | undefined>,
+   *               liveProps() -> the latest state's props,
    *               typed(pointer, text): a text field's new text, just sent (or waiting to go)}
    */
   constructor(root, hooks) {
@@ -53,12 +54,16 @@ export class Controls {
     this.lastValues = new Map(); // pointer -> last non-null value of an optional (to switch it back on)
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
+    this.keptRefused = new Set(); // focused fields keeping text the server refused (settle)
     root.addEventListener('focusin', (event) => {
       const control = event.target.closest('[data-control-pointer]');
       this.focusedPointer = control && takesText(control) ? control.dataset.controlPointer : null;
     });
     root.addEventListener('focusout', () => {
+      const left = this.focusedPointer;
       this.focusedPointer = null;
+      // A field left with refused text in it shows the live value; its error stays until its next edit is applied.
+      if (left !== null && this.keptRefused.delete(left) && !this.senders.get(left)?.pending()) this.showLive(left, this.hooks.liveProps?.());
       // Once the user leaves a field, show the live value again when nothing is pending.
       setTimeout(() => this.refreshIdle(), BUSY_MS + 50);
     });
@@ -78,6 +83,7 @@ export class Controls {
     this.openState.clear();
     this.lastValues.clear();
     this.shown.clear();
+    this.keptRefused.clear();
     this.root.replaceChildren(h('p', { class: 'muted pad' }, 'Loading controls…'));
   }
 
@@ -747,18 +753,29 @@ export class Controls {
    * The server answered the edit `ref` (a state carrying it, or an error): the field it came from
    * sends what was typed meanwhile, or, refused, drops it and shows its value in `liveProps` again
    * (the latest state's: while someone types, the controls' own props wait for a pause; the caller
-   * shows the error). Other fields learn that a state overtook their edit in flight.
+   * shows the error). A value refused (`valueRefused`: the Props type did not take it) while its
+   * field still has the focus is one the user is still typing (`7` of `7.50 EUR`): the field keeps
+   * the text, and what was typed since goes next; left, the field shows the live value.
    */
-  settle(ref, accepted, liveProps = this.props) {
+  settle(ref, accepted, liveProps = this.props, { valueRefused = false } = {}) {
     for (const [pointer, sender] of this.senders) {
-      if (!sender.settle(ref, accepted)) continue;
-      if (!accepted && liveProps !== undefined) {
-        const live = JSONPointer.get(liveProps, pointer);
-        if (live !== undefined) this.bindings.get(pointer)?.(live);
+      const typedOn = !accepted && valueRefused && pointer === this.focusedPointer;
+      if (!sender.settle(ref, accepted, typedOn)) continue;
+      if (typedOn) {
+        this.keptRefused.add(pointer);
+      } else {
+        this.keptRefused.delete(pointer);
+        if (!accepted) this.showLive(pointer, liveProps);
       }
       return true;
     }
     return false;
+  }
+
+  /** Puts the value at `pointer` in `liveProps` into its controls. */
+  showLive(pointer, liveProps) {
+    const live = liveProps === undefined ? undefined : JSONPointer.get(liveProps, pointer);
+    if (live !== undefined) this.bindings.get(pointer)?.(live);
   }
 
   /** Whether an edit of the field at `pointer` is in flight or waiting to go. */

@@ -17,8 +17,9 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *   could not be sent
  * @param accepted (value) called when the server accepted the edit of `value`, before what waits goes
  * @returns a function taking the field's latest value, with
- *   `.settle(ref, accepted)` -> whether `ref` was this field's edit in flight (a refused edit also
- *      drops the value waiting behind it: it was typed on top of what the server refused),
+ *   `.settle(ref, accepted, typedOn)` -> whether `ref` was this field's edit in flight (a refused
+ *      edit also drops the value waiting behind it, typed on top of what the server refused, unless
+ *      `typedOn`: the user is still typing the value, and what waits goes next),
  *   `.overtaken()` a state that does not answer this field's edit arrived,
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
  *   `.sendWaiting()` sends the waiting value now, without waiting for the answer in flight (before
@@ -46,7 +47,7 @@ export function fieldSender(send, accepted = () => {}) {
     if (inFlight) waiting = { value };
     else dispatch(value);
   };
-  sender.settle = (ref, ok) => {
+  sender.settle = (ref, ok, typedOn = false) => {
     if (!inFlight || inFlight.ref !== ref) return false;
     clearTimeout(inFlight.timer);
     const answered = inFlight.value;
@@ -54,7 +55,7 @@ export function fieldSender(send, accepted = () => {}) {
     const next = waiting;
     waiting = null;
     if (ok) accepted(answered);
-    if (next && ok) dispatch(next.value);
+    if (next && (ok || typedOn)) dispatch(next.value);
     return true;
   };
   sender.overtaken = () => {

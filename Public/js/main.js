@@ -85,6 +85,7 @@ const controls = new Controls($('controls'), {
   patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
   replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
+  liveProps: () => current.state?.props,
   typed: (pointer, text) => {
     const html = optimistic.onTyped(pointer, text);
     if (html !== null) preview.show(html);
@@ -487,7 +488,7 @@ function onError(error) {
   const where = error.path ?? meta.pointer;
   switch (meta.kind) {
     case 'patch': {
-      controls.settle(error.ref, false, current.state?.props);
+      controls.settle(error.ref, false, current.state?.props, { valueRefused: error.code === 'invalid-props' });
       optimistic.refused(meta.pointer);
       if (current.state) preview.show(current.state.html);
       if (error.code === 'test-failed' && where !== undefined && controls.rowOf(where) !== null) {

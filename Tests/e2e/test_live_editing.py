@@ -271,16 +271,57 @@ def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
     name.press_sequentially("!", delay=0)
     row = page.locator('.field[data-pointer="/name"]')
     expect(row.locator(".field-error")).to_contain_text("string")
-    expect(name).to_have_value(before["props"]["name"])
+    # The preview and the server roll back; the field, still being typed in, keeps its text (a value
+    # is often refused half-typed) until it is left.
     expect(preview(page).locator("h2")).to_have_text(before["props"]["name"])
+    expect(name).to_have_value(before["props"]["name"] + "!")
     after = live(fresh_server, PROFILE)
     assert after["version"] == before["version"] and after["props"] == before["props"]
-    # The next edit goes through and clears the error.
+    # The next edits go through and clear the error.
+    name.press("Backspace")
     name.press_sequentially(" II", delay=0)
     expect(preview(page).locator("h2")).to_have_text(before["props"]["name"] + " II")
     expect(row.locator(".field-error")).to_have_text("")
     assert wait_for(lambda: live(fresh_server, PROFILE)["props"]["name"] == before["props"]["name"] + " II")
+    # Refused again, then left: the field shows the live value, and the error stays beside it.
+    name.press_sequentially("!", delay=0)
+    expect(row.locator(".field-error")).to_contain_text("string")
+    name.press("Tab")
+    expect(name).to_have_value(before["props"]["name"] + " II")
+    expect(row.locator(".field-error")).to_contain_text("string")
+    assert live(fresh_server, PROFILE)["props"]["name"] == before["props"]["name"] + " II"
     assert traffic.most_in_flight("/name") == 1
+
+
+# A Props type that takes only whole values, like a money type decoding "7.50 EUR" from a single
+# string: the page sends anything else at /name as a number, which the server refuses.
+REFUSE_NAMES_NOT_IN_EUR = """() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = JSON.parse(data);
+    for (const op of message.patch || []) if (op.path === '/name' && !String(op.value).endsWith(' EUR')) op.value = 42;
+    return send.call(this, JSON.stringify(message));
+  };
+}"""
+
+
+def test_a_value_refused_half_typed_keeps_what_is_typed_after_it(fresh_server, ui):
+    """A value whose every prefix the Props type refuses is typed at a person's pace: each keystroke
+    is sent and refused, the field keeps the whole text, and the value as typed is applied once it
+    is whole. Before, the keystroke after a refusal was dropped and the field put back, so such a
+    value could only be pasted, and typing on made values the user never typed."""
+    page, traffic = open_with_traffic(ui, fresh_server, PROFILE)
+    page.evaluate(REFUSE_NAMES_NOT_IN_EUR)
+    field = control(page, "/name")
+    clear(field)
+    field.press_sequentially("7.50 EUR", delay=60)
+    assert wait_for(lambda: live(fresh_server, PROFILE)["props"]["name"] == "7.50 EUR"), \
+        (live(fresh_server, PROFILE)["props"], traffic.edits("/name"))
+    refused = [message for direction, message in traffic.events if direction == "received" and message.get("type") == "error"]
+    assert refused and all(message["code"] == "invalid-props" for message in refused), refused
+    expect(field).to_have_value("7.50 EUR")
+    expect(page.locator('.field[data-pointer="/name"] .field-error')).to_have_text("")
+    expect(preview(page).locator("h2")).to_have_text("7.50 EUR")
 
 
 LONG_LIST = "synthetic-long-list--default"
