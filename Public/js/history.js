@@ -43,13 +43,16 @@ export class TimeTravel {
     this.requestQuietly = debounce(() => this.request(), QUIET_MS);
     this.storyId = null;
     this.reset(null);
-    this.seekSoon = debounce((version) => this.seek(version), SEEK_DEBOUNCE_MS);
+    // A seek the slider asked for goes only to the story it was asked on (another may be open by then).
+    this.seekSoon = debounce((storyId, version) => {
+      if (storyId === this.storyId) this.seek(version);
+    }, SEEK_DEBOUNCE_MS);
     this.slider.addEventListener('input', () => {
       const version = Number(this.slider.value);
       this.viewing = version === this.latest ? null : version;
       this.renderLabel();
       if (this.viewing === null) this.seekSoon.cancel();
-      else this.seekSoon(version);
+      else this.seekSoon(this.storyId, version);
     });
     this.slider.addEventListener('change', () => this.seekSoon.flush());
     this.undo.addEventListener('click', () => this.step('undo'));
@@ -83,6 +86,7 @@ export class TimeTravel {
     this.canUndo = false;
     this.canRedo = false;
     this.requestQuietly?.cancel();
+    this.seekSoon?.cancel();  // a seek dragged on the story before is not sent to this one
     if (this.slider) this.render();
   }
 

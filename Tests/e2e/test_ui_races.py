@@ -367,6 +367,35 @@ def test_a_history_rows_undo_does_not_undo_a_change_that_came_since(fresh_server
     expect(page.locator(f'.history-row.is-live[data-entry="{version + 1}"]')).to_have_count(1)
 
 
+def test_a_slider_seek_still_due_when_another_story_opens_is_not_sent_to_it(fresh_server, ui):
+    """The user drags a story's history slider towards v1 and, the mouse still held, goes Back to the
+    story open before: the seek the slider scheduled (it waits for the drag to pause) is dropped, not
+    sent to the story now open, which the user never scrubbed (a race hunt found it seeking that
+    story to v1)."""
+    other = NO_AVATAR
+    patch(fresh_server, other, [{"op": "replace", "path": "/name", "value": "Grace"}])
+    for name in ("Two", "Three", "Four"):
+        patch(fresh_server, PROFILE, [{"op": "replace", "path": "/name", "value": name}])
+    before = live(fresh_server, other)
+    page = ui.open(fresh_server, other)
+    page.evaluate(f"location.hash = '#/story/{PROFILE}'")
+    expect(page.locator("#time-slider")).to_have_attribute("max", "4")
+    expect(page.locator("#time-slider")).to_be_enabled()
+    box = page.locator("#time-slider").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] - 3, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 3, y, steps=3)
+    page.evaluate("history.back()")
+    expect(preview(page).locator("h2")).to_have_text("Grace")
+    page.wait_for_timeout(500)  # longer than the slider's wait
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    after = live(fresh_server, other)
+    assert (after["version"], after["props"]) == (before["version"], before["props"])
+    assert live(fresh_server, PROFILE)["version"] == 4
+
+
 def test_two_history_rows_picked_quickly_leave_the_second_one_shown(fresh_server, ui):
     """Two rows clicked in a row: the first seek's state arrives after the second was sent. It is
     this page's own seek, not someone else's change, so the label keeps showing the version picked
