@@ -135,6 +135,25 @@ import Testing
         #expect(session.history.entries.map(\.kind) == [.registered, .patch, .patch, .undo, .undo, .redo, .seek])
     }
 
+    /// A replay's steps are changes like any other: undo takes back the last one, not the edit made
+    /// before the replay (which left undo a step behind, or with nothing to undo on a story whose
+    /// only changes were a replay's).
+    @Test func undoTakesBackAReplaysStepsOneAtATime() throws {
+        var session = try session()
+        _ = try change(session.apply(.patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": "B"]])), source: .http))
+        let named = { (name: String) -> JSONValue in ["name": .string(name), "email": "ada@example.com", "avatarURL": nil] }
+        for name in ["R1", "R2"] {
+            _ = try change(session.apply(.replay(named(name)), source: .replay))
+        }
+        #expect(session.canUndo && !session.canRedo)
+        #expect(try change(session.apply(.undo, source: .http)).props["name"] == "R1")
+        #expect(try change(session.apply(.undo, source: .http)).props["name"] == "B")
+        #expect(try change(session.apply(.undo, source: .http)).props["name"] == "Ada Lovelace")
+        #expect(try change(session.apply(.redo, source: .http)).props["name"] == "B")
+        _ = try change(session.apply(.replay(named("R3")), source: .replay))
+        #expect(!session.canRedo)  // a replay's step, like any change, ends what redo had
+    }
+
     @Test func dispatchGoesThroughSuggestionAndValidation() throws {
         var session = try session("auth-login--empty")
         let typed = try change(session.apply(.dispatch(CommandInvocation("username.update", payload: "ada")), source: .webSocket(1)))

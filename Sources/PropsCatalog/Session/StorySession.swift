@@ -188,9 +188,9 @@ package struct StorySession: Sendable {
         case .redo:
             redoStack.removeLast()
             undoStack.append(previous)
-        case .replay, .registered:
+        case .registered:
             break
-        default:
+        default:  // a replay's step too: each is a change, which undo takes back one at a time
             undoStack.append(previous)
             redoStack.removeAll()
         }
