@@ -113,6 +113,22 @@ export class JsonEditor {
     return true;
   }
 
+  /**
+   * Text applied on `storyId` and refused after the user opened another story (or this one anew):
+   * it is kept as that story's draft, or put back here as unapplied with `message`, unless text
+   * left or typed there since is (the user's latest).
+   */
+  keepRefused(storyId, text, message) {
+    if (storyId !== this.storyId) {
+      if (!this.drafts.has(storyId)) this.drafts.set(storyId, text);
+      return;
+    }
+    if (this.dirty) return;
+    this.textarea.value = text;
+    this.dirty = true;
+    this.setStatus('error', message);
+  }
+
   /** Puts text in the editor as the user's own (e.g. a link's props the server refused). */
   setDraft(props) {
     this.textarea.value = pretty(props);
@@ -135,7 +151,7 @@ export class JsonEditor {
       this.setStatus('ok', 'No changes to apply.');
       return;
     }
-    if (!this.hooks.apply(props)) {
+    if (!this.hooks.apply(props, this.textarea.value)) {
       this.setStatus('error', 'Not connected: nothing was applied.');
       return;
     }

@@ -98,9 +98,9 @@ $('controls-form').addEventListener('submit', (event) => event.preventDefault())
 const jsonEditor = new JsonEditor({
   textarea: $('json-text'), apply: $('json-apply'), revert: $('json-revert'), format: $('json-format'), status: $('json-status'),
 }, {
-  apply: (props) => {
+  apply: (props, text) => {
     controls.clearServerErrors();
-    return send({ type: 'replace', props }, { kind: 'json' });
+    return send({ type: 'replace', props }, { kind: 'json', text });
   },
 });
 
@@ -481,8 +481,9 @@ function onError(error) {
   }
   if (meta.visit !== current.visit) {
     // An edit of a story no longer open (or opened anew since): its controls are gone, so the
-    // error is said, not placed.
-    toast(`${meta.story}: ${error.message || error.code}`, 'error');
+    // error is said, not placed; raw JSON it refused is kept as that story's unapplied text.
+    if (meta.kind === 'json') jsonEditor.keepRefused(meta.story, meta.text, error.message || error.code);
+    toast(`${meta.story}: ${error.message || error.code}${meta.kind === 'json' ? ' (your raw JSON is kept there, not applied)' : ''}`, 'error');
     return;
   }
   const where = error.path ?? meta.pointer;

@@ -208,3 +208,24 @@ def test_text_applied_and_still_waiting_is_not_kept_as_a_draft_of_the_story_left
     ui.open(fresh_server, PROFILE, page=page)
     expect(page.locator("#json-status")).to_contain_text("In sync with v2")
     assert json_text(page)["name"] == "Applied, then left"
+
+
+def test_text_applied_and_refused_after_the_story_was_left_comes_back_unapplied(fresh_server, ui):
+    """The user applies raw JSON the Props type refuses (an email that is a number) and opens another
+    story before the answer comes: the toast says the error and that the text is kept, and coming
+    back shows it unapplied. Before, it was gone: the editor showed the live props (a race hunt)."""
+    page = ui.new_page()
+    held, holding = [], [True]
+    relay = relay_web_socket(page, holding_back(lambda data: data.get("type") == "error", held, holding))
+    ui.open(fresh_server, PROFILE, page=page)
+    apply_json(page, {**json_text(page), "email": 42})
+    assert wait_until(page, lambda: len(held) == 1)
+    ui.open(fresh_server, "profile-user-profile--no-avatar", page=page)
+    holding[0] = False
+    relay.to_page(held[0])
+    expect(page.locator("#toasts")).to_contain_text("expected a string, found a number")
+    expect(page.locator("#toasts")).to_contain_text("your raw JSON is kept there, not applied")
+    ui.open(fresh_server, PROFILE, page=page)
+    expect(page.locator("#json-status")).to_contain_text("Your unapplied edit")
+    assert json_text(page)["email"] == 42
+    assert live(fresh_server, PROFILE)["version"] == 1
