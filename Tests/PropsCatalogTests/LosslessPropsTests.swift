@@ -169,7 +169,7 @@ import Testing
         let error = try #require(session.replacing("/schemaVersion", with: "3").failure)
         #expect(error.code == .invalidProps)
         #expect(error.path == "/schemaVersion")
-        #expect(error.message == "this field is not decoded by the Props type: it stays 2")
+        #expect(error.message == "the Props type does not keep the value sent: it keeps 2")
         #expect(session.version == 1)
     }
 
@@ -188,7 +188,7 @@ import Testing
         var session = try StorySession(story: #require(catalog.story(id: "test-constant--default")))
         let error = try #require(session.replacing("/schemaVersion", with: "3").failure)
         #expect(error.path == "/schemaVersion")
-        #expect(error.message == "this field is not decoded by the Props type: it stays 2")
+        #expect(error.message == "the Props type does not keep the value sent: it keeps 2")
         #expect(session.version == 1)
     }
 
@@ -211,7 +211,7 @@ import Testing
         var session = try StorySession(story: #require(catalog.story(id: "test-sorted--default")))
         let error = try #require(session.replacing("/names", with: #"["b", "a"]"#).failure)
         #expect(error.path == "/names/0")
-        #expect(error.message == #"this field is not decoded by the Props type: it stays "a""#)
+        #expect(error.message == #"the Props type does not keep the value sent: it keeps "a""#)
         #expect(try session.replacing("/tags", with: #"["z", "x", "y"]"#).success != nil)
     }
 
@@ -242,7 +242,7 @@ import Testing
         var session = try versionedSession()
         let error = try #require(session.replacing("/level", with: "7").failure)
         #expect(error.path == "/level")
-        #expect(error.message == "this field is not decoded by the Props type: it stays 5")
+        #expect(error.message == "the Props type does not keep the value sent: it keeps 5")
         #expect(try session.replacing("/level", with: "4").success != nil)
     }
 

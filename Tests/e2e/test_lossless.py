@@ -151,3 +151,18 @@ def test_an_embedded_childs_button_in_the_preview_changes_the_cart(fresh_server,
     expect(preview(page).get_by_text("Tea × 2")).to_be_visible()
     expect(page.locator("#actions-list .a-command").first).to_contain_text("increment:tea")
     expect(page.locator("#actions-list .action-row").first).to_contain_text("Shop/Cart Line")
+
+
+def test_a_uuid_in_lowercase_is_the_same_uuid(fresh_server):
+    """`uuidgen` on Linux and most databases write UUIDs in lowercase: the same UUID as Foundation's
+    uppercase, accepted as spelling (the state shows Foundation's form). A value the type changes (a
+    Decimal cut to 38 digits) is still refused, with what the type keeps."""
+    story = "clocks-split-view--detail"
+    response = requests.patch(f"{fresh_server.url}/api/stories/{story}/props", timeout=10,
+                              json=[{"op": "replace", "path": "/detail", "value": "0b8e1c3a-2d4f-4e6a-8b9c-1d2e3f405162"}])
+    assert response.status_code == 200, response.text
+    assert response.json()["props"]["detail"] == "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405162"
+    refused = requests.patch(f"{fresh_server.url}/api/stories/{CART}/props", timeout=10, headers={"Content-Type": "application/json"},
+                             data='[{"op": "replace", "path": "/lines/0/price", "value": 1.000000000000000000000000000000000000001}]')
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["error"]["message"].startswith("the Props type does not keep the value sent: it keeps "), refused.text

@@ -87,7 +87,7 @@ extension PropsDecoding {
     ///
     /// Canonical spelling is what changes no value: object key order, a number's spelling (`2.0`
     /// for `2`, `1e2` for `100`, digits beyond what a `Double` field holds), a date's equivalent
-    /// form (an offset for UTC, fraction digits beyond the microsecond) and, at the places
+    /// form (an offset for UTC, fraction digits beyond the microsecond), a UUID's letter case and, at the places
     /// `reordered` gives (where the encoder sorted a `Set` or an enum-keyed dictionary; patterns with
     /// `*` for any position, see `JSONValueEncoder.encodeNotingCanonicalOrder`), the order of elements
     /// that come back the same. Any other array keeps its order or the edit is refused. A member
@@ -121,11 +121,11 @@ extension PropsDecoding {
     private static func notKept(_ kept: JSONValue, at path: JSONPointer) -> PropsError {
         var shown = kept.serialized()
         if shown.count > 80 { shown = String(shown.prefix(77)) + "..." }
-        return PropsError(path: path, message: "this field is not decoded by the Props type: it stays \(shown)")
+        return PropsError(path: path, message: "the Props type does not keep the value sent: it keeps \(shown)")
     }
 
     /// Scalars equal up to spelling: numbers by value (or rounding to the double kept), strings
-    /// exactly or as the same instant when both are ISO 8601 dates.
+    /// exactly, as the same instant when both are ISO 8601 dates, or as the same UUID.
     private static func isSameValue(_ sent: JSONValue, _ kept: JSONValue) -> Bool {
         if sent == kept { return true }
         if let sentText = sent.numberText, let keptText = kept.numberText {
@@ -133,9 +133,10 @@ extension PropsDecoding {
             if case .double(let double) = kept, let rounded = Double(sentText) { return rounded == double }
             return false
         }
-        if case .string(let sentText) = sent, case .string(let keptText) = kept, let date = ISO8601.date(from: sentText) {
-            return ISO8601.string(from: date) == keptText
-        }
+        guard case .string(let sentText) = sent, case .string(let keptText) = kept else { return false }
+        if let date = ISO8601.date(from: sentText) { return ISO8601.string(from: date) == keptText }
+        // A UUID in either letter case (`uuidgen` on Linux and most databases write lowercase).
+        if let sentUUID = UUID(uuidString: sentText), let keptUUID = UUID(uuidString: keptText) { return sentUUID == keptUUID }
         return false
     }
 
