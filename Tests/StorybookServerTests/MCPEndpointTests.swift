@@ -153,6 +153,13 @@ import Testing
         #expect(found?["structuredContent"]?["stories"]?.arrayValue?.allSatisfy { $0["id"]?.stringValue?.contains("profile") == true } == true)
         let got = call("get_story", #"{"story": "\#(story)"}"#, session: session)
         #expect(got?["structuredContent"]?["fields"] == ["/name: string", "/email: string", "/avatarURL: string or null"])
+        // Fields inside list items (`*`: any index), optionals and union cases' payloads have lines too.
+        let clocks = call("get_story", #"{"story": "clocks-split-view--default"}"#, session: session)?["structuredContent"]?["fields"]
+        #expect(clocks?.arrayValue?.contains("/timezones/*/uuid: string (uuid)") == true)
+        #expect(clocks?.arrayValue?.contains("/search/text: string") == true)
+        let picker = call("get_story", #"{"story": "maps-location-picker--default"}"#, session: session)?["structuredContent"]?["fields"]
+        #expect(picker?.arrayValue?.contains("/status/failed/message: string") == true)
+        #expect(picker?.arrayValue?.contains("/locations/*/coordinate/latitude: number") == true)
         // Where the component was registered: Profile.component in DemoCatalog/ProfileComponent.swift.
         let line = try #require(Self.line(of: "Component<UserProfile>(", inFile: "Sources/DemoCatalog/ProfileComponent.swift"))
         #expect(got?["structuredContent"]?["declaredAt"] == .string("DemoCatalog/ProfileComponent.swift:\(line)"))

@@ -1,8 +1,10 @@
 import PropsCatalog
 
 extension EditorSchema {
-    /// One line per leaf field, `"/path: type"`, e.g. `"/email: string"`, `"/state: enum idle|loading"`:
-    /// what a model needs to write valid props without reading the whole schema.
+    /// One line per field, `"/path: type"`, e.g. `"/email: string"`, `"/state: enum idle|loading"`,
+    /// with the fields inside objects, optionals, union cases' payloads, lists and dictionaries
+    /// (`*` standing for any index or key: `"/rows/*/id: string (uuid)"`): what a model needs to
+    /// write valid props without reading the whole schema.
     var summaryLines: [String] {
         var lines: [String] = []
         summarize(at: "", into: &lines)
@@ -10,31 +12,31 @@ extension EditorSchema {
     }
 
     private func summarize(at path: String, into lines: inout [String]) {
+        // An object has no line of its own: its fields have theirs.
+        if case .object = self {} else { lines.append("\(path.isEmpty ? "/" : path): \(typeName)") }
+        summarizeMembers(at: path, into: &lines)
+    }
+
+    /// The lines of the fields inside a value of this schema at `path`.
+    private func summarizeMembers(at path: String, into lines: inout [String]) {
+        let child = { (token: String) in path + JSONPointer(tokens: [token]).description }
         switch self {
         case .object(_, let fields):
-            for field in fields {
-                field.schema.summarize(at: path + JSONPointer(tokens: [field.name]).description, into: &lines)
-            }
+            for field in fields { field.schema.summarize(at: child(field.name), into: &lines) }
         case .optional(let wrapped):
-            if case .object = wrapped {
-                lines.append("\(path.isEmpty ? "/" : path): object or null")
-                wrapped.summarize(at: path, into: &lines)
-            } else {
-                lines.append("\(path.isEmpty ? "/" : path): \(wrapped.typeName) or null")
-            }
+            wrapped.summarizeMembers(at: path, into: &lines)
         case .union(_, let cases):
-            lines.append("\(path.isEmpty ? "/" : path): \(typeName)")
             for unionCase in cases {
-                let casePath = path + JSONPointer(tokens: [unionCase.name]).description
                 for field in unionCase.fields {
-                    field.schema.summarize(at: casePath + JSONPointer(tokens: [field.name]).description, into: &lines)
+                    field.schema.summarize(at: child(unionCase.name) + JSONPointer(tokens: [field.name]).description, into: &lines)
                 }
             }
         case .array(let items):
-            lines.append("\(path.isEmpty ? "/" : path): array of \(items.typeName)")
-            if case .object = items { items.summarize(at: path + "/0", into: &lines) }
+            items.summarizeMembers(at: child("*"), into: &lines)
+        case .dictionary(let values):
+            values.summarizeMembers(at: child("*"), into: &lines)
         default:
-            lines.append("\(path.isEmpty ? "/" : path): \(typeName)")
+            break
         }
     }
 
