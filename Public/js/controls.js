@@ -534,6 +534,8 @@ export class Controls {
       // A value of the case from this component's variants, else the schema's example (from the
       // variants of the component, or of the child component it embeds), else a default.
       const value = fromVariant !== undefined ? fromVariant : unionCase.example !== undefined ? clone(unionCase.example) : caseValue(unionCase);
+      // The group opens on the case picked, so that its payload's fields are in view.
+      if (unionCase.fields.length) this.openState.set(pointer, true);
       this.set(pointer, value);
     } finally {
       select.disabled = false;

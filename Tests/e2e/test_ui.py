@@ -864,3 +864,17 @@ def test_browses_and_edits_the_synthetic_catalog(synthetic_server, ui):
     assert wait_for(lambda: live(synthetic_server, edited)["props"]["status"] == "archived")
     assert wait_for(lambda: live(synthetic_server, edited)["props"]["count"] == 12)
     expect(preview(page).locator("button")).to_have_text("Open (12)")
+
+
+def test_a_case_picked_opens_its_group_on_the_payload(fresh_server, ui):
+    """A union's group the user closed (or a deep one, closed by default) opens when a case with a
+    payload is picked, so the new case's fields are in view (a new-user try-out had them hidden)."""
+    page = ui.open(fresh_server, "maps-location-picker--default")
+    group = page.locator('.field-group[data-pointer="/status"]')
+    toggle = group.locator(".group-toggle").first
+    if toggle.get_attribute("aria-expanded") == "true":
+        toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    control(page, "/status", "case").select_option("failed")
+    expect(control(page, "/status/failed/message")).to_be_visible()
+    expect(page.locator('.field-group[data-pointer="/status"] .group-toggle').first).to_have_attribute("aria-expanded", "true")
