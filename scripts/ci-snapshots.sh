@@ -7,9 +7,10 @@
 # Exit status: 0 nothing changed; 1 a story changed, is new or was removed; 2 the check could not run.
 # Environment: SNAPSHOTS, ARTIFACTS, CONFIGURATION (debug or release), PRODUCT (the executable that checks:
 # storybook-review, the demo's review commands that need no libwebsockets, or your own),
-# BUILD_FLAGS (more `swift build` options, e.g. --scratch-path .build-ci).
+# BUILD_FLAGS (more `swift build` options, e.g. --scratch-path .build-ci), PACKAGE_DIR (the package to
+# build and check; default: the directory above this script's, so a copy in your package's scripts/ works).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "${PACKAGE_DIR:-$(dirname "$0")/..}" || exit 2
 
 SNAPSHOTS=${SNAPSHOTS:-Snapshots}
 ARTIFACTS=${ARTIFACTS:-ci-artifacts}
@@ -28,7 +29,7 @@ status=${PIPESTATUS[0]}
 if [[ $status -eq 1 ]]; then
   "$storybook" export --out "$ARTIFACTS/export" || true
   echo "Review the diffs above (also in $ARTIFACTS/snapshots.diff). If the changes are intended, run"
-  echo "  $storybook check --snapshots $SNAPSHOTS --record --prune"
+  echo "  cd $PWD && $storybook check --snapshots $SNAPSHOTS --record --prune"
   echo "and commit $SNAPSHOTS/ with your change."
 fi
 exit "$status"

@@ -139,7 +139,12 @@ struct ServeCommand: ParsableCommand {
             lines.append("\(name): live state is kept in memory only (--no-persist)")
         }
         if let variants = configuration.variantsDirectory {
-            lines.append("\(name): variants saved from the browser are written to \(variants.standardizedFileURL.path)/ when you save one (meant to be committed with your code; --variants-dir DIR to move them)")
+            let path = variants.standardizedFileURL.path
+            if FileManager.default.fileExists(atPath: path) {
+                lines.append("\(name): saved variants are loaded from and written to \(path)/ (meant to be committed with your code; --variants-dir DIR to move them)")
+            } else {
+                lines.append("\(name): variants saved from the browser are written to \(path)/ when you save one (meant to be committed with your code; --variants-dir DIR to move them)")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -10,6 +10,7 @@ import re
 import shutil
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 import websockets
@@ -227,3 +228,32 @@ def test_the_ci_script_checks_with_the_review_tool(tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "0 changed" in (artifacts / "snapshots.diff").read_text()
     assert "<testsuites" in (artifacts / "report.xml").read_text()
+
+
+def test_the_ci_script_checks_a_users_package_from_any_directory(tmp_path, example_binary):
+    """scripts/ci-snapshots.sh with PACKAGE_DIR naming a user's package (the example) and PRODUCT its
+    executable, run from an unrelated directory: a changed story fails the job, and the command it
+    prints to record the new goldens works pasted from anywhere (before, the script only worked from
+    a copy inside the package, and the command it printed was relative to the package)."""
+    package = Path(example_binary).parents[2]
+    goldens = tmp_path / "goldens"
+    recorded = subprocess.run([example_binary, "check", "--snapshots", str(goldens), "--record"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert recorded.returncode == 0, recorded.stderr
+    golden = sorted(goldens.glob("*.txt"))[0]
+    golden.write_text(golden.read_text(encoding="utf-8") + "a line the view no longer has\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PACKAGE_DIR": str(package), "PRODUCT": "tasks-storybook", "SNAPSHOTS": str(goldens),
+           "ARTIFACTS": str(tmp_path / "artifacts")}
+    done = subprocess.run([str(ROOT / "scripts" / "ci-snapshots.sh")], cwd=elsewhere, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "1 changed" in (tmp_path / "artifacts" / "snapshots.diff").read_text()
+    advice = next(line.strip() for line in done.stdout.splitlines() if "--record --prune" in line)
+    assert advice.startswith(f"cd {package} && "), advice
+    again = subprocess.run(["bash", "-c", advice], cwd=elsewhere, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
+    checked = subprocess.run([example_binary, "check", "--snapshots", str(goldens)], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=60)
+    assert checked.returncode == 0 and "0 changed" in checked.stdout, checked.stdout

@@ -326,3 +326,33 @@ def test_fetch_only_what_changed_since_known_hashes(server):
     assert body["removed"] == ["retired-component--gone"] and body["unchanged"] == len(everything) - 2
     bad = requests.post(server.url + "/api/projections", json={"known": {FILLED: 1}}, timeout=10)
     assert bad.status_code == 400 and bad.json()["error"]["path"] == f"/known/{FILLED}"
+
+
+def test_saved_variants_committed_with_the_code_are_checked_exported_and_listed(tmp_path):
+    """`serve` saves variants from the browser into Variants/ (docs/persistence.md: meant to be
+    committed); `check`, `export`, `list` and `render` run from the same directory see them too, and
+    one the Props type no longer decodes fails the check (before, all four ignored the directory)."""
+    variants = tmp_path / "Variants"
+    variants.mkdir()
+    saved = {"component": "profile-user-profile", "title": "Profile/User Profile",
+             "variants": {"Grace": {"avatarURL": None, "email": "grace@example.com", "name": "Grace Hopper"}}}
+    (variants / "profile-user-profile.json").write_text(json.dumps(saved), encoding="utf-8")
+    story = "profile-user-profile--grace"
+    assert story in storybook("list", cwd=tmp_path).stdout
+    assert 'heading2 "Grace Hopper"' in storybook("render", story, cwd=tmp_path).stdout
+    recorded = storybook("check", "--snapshots", "goldens", "--record", cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    assert (tmp_path / "goldens" / f"{story}.txt").exists()
+    assert storybook("check", "--snapshots", "goldens", cwd=tmp_path).returncode == 0
+    exported = storybook("export", "--out", "export", cwd=tmp_path)
+    assert exported.returncode == 0 and (tmp_path / "export" / f"{story}.txt").exists(), exported.stderr
+    # Elsewhere, or with --variants-dir naming another directory, there are none.
+    assert story not in storybook("list", "--variants-dir", str(tmp_path / "none")).stdout
+    # A variant the Props type no longer decodes fails the check, with the reason.
+    saved["variants"]["Broken"] = {"name": 42}
+    (variants / "profile-user-profile.json").write_text(json.dumps(saved), encoding="utf-8")
+    broken = storybook("check", "--snapshots", "goldens", cwd=tmp_path)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "saved variant 'Broken' of 'profile-user-profile' cannot be loaded" in broken.stderr, broken.stderr
+    assert "expected a string, found a number at /name" in broken.stderr
+    assert "1 saved variant in Variants cannot be loaded" in broken.stdout, broken.stdout

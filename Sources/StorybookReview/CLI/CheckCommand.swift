@@ -5,13 +5,13 @@ import PropsCatalog
 /// `storybook check --snapshots DIR [--record] [--prune] [--junit FILE]`: compares every story
 /// with its committed goldens (`SnapshotCheck`), prints a unified diff per changed story and a
 /// summary line. Exit status: 0 when nothing changed (or every change was recorded or pruned),
-/// 1 when something changed or a story has an error-level accessibility finding (also with
-/// `--record`), 2 when the check could not run.
+/// 1 when something changed, a story has an error-level accessibility finding (also with
+/// `--record`) or a saved variant (`--variants-dir`) cannot be loaded, 2 when the check could not run.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compare every story's .txt, .html and .json with the goldens in a directory.",
-        discussion: "Exit status 0: nothing changed. 1: a story changed, is new or was removed (diffs on standard output), or has an error-level accessibility finding. 2: the check could not run."
+        discussion: "Exit status 0: nothing changed. 1: a story changed, is new or was removed (diffs on standard output), has an error-level accessibility finding, or a saved variant cannot be loaded. 2: the check could not run."
     )
 
     @Option(name: .long, help: "The directory of goldens, laid out as `\(CommandContext.executableName) export` writes it.")
@@ -26,18 +26,17 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Also write a JUnit XML report to FILE.")
     var junit: String?
 
-    @Option(help: "Add a generated catalog of N stories, as `serve --synthetic` does.")
-    var synthetic = 0
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func validate() throws {
-        guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard !snapshots.isEmpty else { throw ValidationError("--snapshots needs a directory") }
     }
 
     func run() throws {
         let catalog: Catalog
+        let unloadable: [SavedVariants.Unloadable]
         do {
-            catalog = try CommandContext.catalog(synthetic: synthetic)
+            (catalog, unloadable) = try catalogOptions.load()
         } catch {
             Self.fail(error)
         }
@@ -57,6 +56,12 @@ struct CheckCommand: ParsableCommand {
             Self.fail(error)
         }
         print(report.text, terminator: "")
+        if !unloadable.isEmpty {
+            // A committed variant the Props type no longer decodes is a change to look at, as a changed story is.
+            let count = unloadable.count == 1 ? "1 saved variant" : "\(unloadable.count) saved variants"
+            print("\(count) in \(catalogOptions.variantsDir) cannot be loaded (said above): fix or remove \(unloadable.count == 1 ? "it" : "them")")
+            Foundation.exit(1)
+        }
         if !report.passed { Foundation.exit(1) }
     }
 

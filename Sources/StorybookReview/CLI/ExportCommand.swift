@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import StorybookUI
 
-/// `storybook export --out DIR [--site DIR] [--synthetic N]`: every story's text outline,
+/// `storybook export --out DIR [--site DIR] [--synthetic N] [--variants-dir DIR]`: every story's text outline,
 /// standalone HTML document and props as files, with index.json and index.html
 /// (`SnapshotExport`); and/or the browser UI as a read-only static site (`StaticSiteExport`).
 struct ExportCommand: ParsableCommand {
@@ -21,11 +21,9 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("public"), help: "Copy the browser UI for --site from this directory instead of the UI built into the library (for working on the UI).")
     var publicDirectory: String?
 
-    @Option(help: "Add a generated catalog of N stories, as `serve --synthetic` does.")
-    var synthetic = 0
+    @OptionGroup var catalogOptions: CatalogOptions
 
     func validate() throws {
-        guard (0...1_000_000).contains(synthetic) else { throw ValidationError("--synthetic must be between 0 and 1000000") }
         guard out != nil || site != nil else { throw ValidationError("give --out DIR, --site DIR or both") }
         if let out, out.isEmpty { throw ValidationError("--out needs a directory") }
         if let site, site.isEmpty { throw ValidationError("--site needs a directory") }
@@ -36,7 +34,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = try CommandContext.catalog(synthetic: synthetic)
+        let catalog = try catalogOptions.catalog()
         if let out {
             do throws(SnapshotError) {
                 let summary = try SnapshotExport(catalog: catalog).write(to: out)

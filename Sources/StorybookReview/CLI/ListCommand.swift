@@ -8,8 +8,10 @@ struct ListCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the index as JSON, as /api/index.json answers it.")
     var json = false
 
+    @OptionGroup var catalogOptions: CatalogOptions
+
     func run() throws {
-        let catalog = try CommandContext.catalog
+        let catalog = try catalogOptions.catalog()
         if json {
             print(catalog.index.serialized(pretty: true))
             return

@@ -16,6 +16,8 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The story id, e.g. profile-user-profile--default.")
     var storyID: String
 
+    @OptionGroup var catalogOptions: CatalogOptions
+
     @Option(name: .long, help: "text (the review outline), html (a standalone document) or a11y (the accessibility outline).")
     var format: Format = .text
 
@@ -46,7 +48,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = try CommandContext.catalog
+        let catalog = try catalogOptions.catalog()
         guard let story = catalog.story(id: storyID) else {
             throw CLIError("unknown story '\(storyID)' (\(CommandContext.executableName) list shows every story)")
         }
