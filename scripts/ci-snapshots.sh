@@ -4,7 +4,8 @@
 #   report.xml       JUnit report: one testcase per story, each failure carrying its diff
 #   snapshots.diff   what the check printed: a unified diff per changed story, then the summary line
 #   export/          when something changed: every story's current .txt, .html, .json and index.html
-# Exit status: 0 nothing changed; 1 a story changed, is new or was removed; 2 the check could not run.
+# Exit status: 0 nothing changed; 1 a story changed, is new or was removed (or a saved variant no longer
+# loads); 2 the check could not run.
 # Environment: SNAPSHOTS, ARTIFACTS, CONFIGURATION (debug or release), PRODUCT (the executable that checks:
 # storybook-review, the demo's review commands that need no libwebsockets, or your own),
 # BUILD_FLAGS (more `swift build` options, e.g. --scratch-path .build-ci), PACKAGE_DIR (the package to
@@ -29,7 +30,7 @@ status=${PIPESTATUS[0]}
 if [[ $status -eq 1 ]]; then
   "$storybook" export --out "$ARTIFACTS/export" || true
   echo "Review the diffs above (also in $ARTIFACTS/snapshots.diff). If the changes are intended, run"
-  echo "  cd $PWD && $storybook check --snapshots $SNAPSHOTS --record --prune"
+  printf '  cd %q && %q check --snapshots %q --record --prune\n' "$PWD" "$storybook" "$SNAPSHOTS"
   echo "and commit $SNAPSHOTS/ with your change."
 fi
 exit "$status"

@@ -6,14 +6,15 @@
 // per field (field-sender.js): the field keeps what is typed, the preview follows the states that
 // answer the edits (a text field's keystrokes show in it at once where the server allows it:
 // optimistic-preview.js, through the `typed` hook), and a refused edit shows its error and puts the
-// live value back. When a state arrives, controls are updated in place unless the field is busy
+// live value back (a value refused while its field has the focus stays there until it is left).
+// When a state arrives, controls are updated in place unless the field is busy
 // (focused, edited within the last second, an edit in flight or waiting, or showing an error); when
 // the shape of the props changes (array length, union case, null vs value), the panel is rebuilt
 // with the focus and the text being typed kept.
 
 import { h, canonicalJSON } from './dom.js';
 import { fieldSender, OVERTAKEN_GRACE_MS } from './field-sender.js';
-import { parse as parseJSON, stringify, numberText, clone } from './json.js';
+import { parse as parseJSON, stringify, numberText, clone, isNumber } from './json.js';
 import * as JSONPointer from './json-pointer.js';
 import {
   defaultValue, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
@@ -55,6 +56,7 @@ export class Controls {
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
     this.keptRefused = new Set(); // focused fields keeping text the server refused (settle)
+    this.answering = undefined;   // while settle() takes an accepted edit: the props of the state answering it
     root.addEventListener('focusin', (event) => {
       const control = event.target.closest('[data-control-pointer]');
       this.focusedPointer = control && takesText(control) ? control.dataset.controlPointer : null;
@@ -62,8 +64,7 @@ export class Controls {
     root.addEventListener('focusout', () => {
       const left = this.focusedPointer;
       this.focusedPointer = null;
-      // A field left with refused text in it shows the live value; its error stays until its next edit is applied.
-      if (left !== null && this.keptRefused.delete(left) && !this.senders.get(left)?.pending()) this.showLive(left, this.hooks.liveProps?.());
+      if (left !== null) setTimeout(() => this.left(left), 0);
       // Once the user leaves a field, show the live value again when nothing is pending.
       setTimeout(() => this.refreshIdle(), BUSY_MS + 50);
     });
@@ -587,7 +588,12 @@ export class Controls {
     if (!sender) {
       sender = fieldSender(
         (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer)),
-        (value) => this.shown.set(pointer, value),
+        // What the server kept (its spelling: a UUID's case, a date's offset), from the state that
+        // answered, else the value sent: the next edit's `test` compares with it.
+        (value) => {
+          const kept = this.answering === undefined ? undefined : JSONPointer.get(this.answering, pointer);
+          this.shown.set(pointer, kept !== undefined ? kept : value);
+        },
       );
       this.senders.set(pointer, sender);
     }
@@ -640,17 +646,18 @@ export class Controls {
 
   /**
    * A JSON Patch `test` of the `id` of every list row `pointer` is inside (when the row has one, a
-   * string or a number, and `pointer` is not that id or inside it), as `editedFrom` has it.
+   * string or a number, and `pointer` is not that id or inside it), as `editedFrom` has it, or as
+   * `fromProps` has it (an edit sent again after a reconnect, on condition of the live props).
    */
-  rowIdentityTests(pointer) {
+  rowIdentityTests(pointer, fromProps = undefined) {
     const tokens = JSONPointer.parse(pointer);
     const tests = [];
-    let node = this.props;
+    let node = fromProps ?? this.props;
     tokens.forEach((token, index) => {
       if (Array.isArray(node) && index + 1 < tokens.length && tokens[index + 1] !== 'id') {
         const path = JSONPointer.format([...tokens.slice(0, index + 1), 'id']);
-        const id = this.editedFrom(path);
-        if (typeof id === 'string' || typeof id === 'number') tests.push({ op: 'test', path, value: id });
+        const id = fromProps === undefined ? this.editedFrom(path) : JSONPointer.get(fromProps, path);
+        if (typeof id === 'string' || isNumber(id)) tests.push({ op: 'test', path, value: id });
       }
       node = node?.[token];
     });
@@ -760,18 +767,37 @@ export class Controls {
    * the text, and what was typed since goes next; left, the field shows the live value.
    */
   settle(ref, accepted, liveProps = this.props, { valueRefused = false } = {}) {
-    for (const [pointer, sender] of this.senders) {
-      const typedOn = !accepted && valueRefused && pointer === this.focusedPointer;
-      if (!sender.settle(ref, accepted, typedOn)) continue;
-      if (typedOn) {
-        this.keptRefused.add(pointer);
-      } else {
-        this.keptRefused.delete(pointer);
-        if (!accepted) this.showLive(pointer, liveProps);
+    this.answering = accepted ? liveProps : undefined;
+    try {
+      for (const [pointer, sender] of this.senders) {
+        // What was typed after a refused value replaces the whole field: it goes, focused or not.
+        const typedOn = !accepted && valueRefused;
+        if (!sender.settle(ref, accepted, typedOn)) continue;
+        if (typedOn && pointer === this.focusedPointer) {
+          this.keptRefused.add(pointer);
+        } else {
+          this.keptRefused.delete(pointer);
+          if (!accepted && !sender.pending()) this.showLive(pointer, liveProps);
+        }
+        return true;
       }
-      return true;
+      return false;
+    } finally {
+      this.answering = undefined;
     }
-    return false;
+  }
+
+  /**
+   * The focus left the field at `pointer` a moment ago. When it is still there (the window lost the
+   * focus: another window, the developer tools; or the panel was rebuilt under it), the user is
+   * still in it. Else a field left with refused text in it shows the live value, the error beside it.
+   */
+  left(pointer) {
+    if (document.activeElement?.dataset?.controlPointer === pointer && takesText(document.activeElement)) {
+      this.focusedPointer ??= pointer;
+      return;
+    }
+    if (this.keptRefused.delete(pointer) && !this.senders.get(pointer)?.pending()) this.showLive(pointer, this.hooks.liveProps?.());
   }
 
   /** Puts the value at `pointer` in `liveProps` into its controls. */
@@ -823,7 +849,7 @@ export class Controls {
       if (same(live, lost.value)) {
         sender.forget();
       } else if (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight)) {
-        sender.resume({ value: live, version: liveVersion, rows: this.rowIdentityTests(pointer) });
+        sender.resume({ value: live, version: liveVersion, rows: this.rowIdentityTests(pointer, liveProps) });
       } else {
         sender.forget();
         if (live !== undefined) this.bindings.get(pointer)?.(live);

@@ -13,8 +13,8 @@ export const OVERTAKEN_GRACE_MS = 1000;
 
 /**
  * @param send (value, condition) -> ref | false: sends an edit now (`condition`: what must still hold
- *   for it to apply, {value, version} of the field when it was last seen, or undefined); false when it
- *   could not be sent
+ *   for it to apply, {value, version, rows} of the field when it was last seen, or undefined); false
+ *   when it could not be sent
  * @param accepted (value) called when the server accepted the edit of `value`, before what waits goes
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted, typedOn)` -> whether `ref` was this field's edit in flight (a refused

@@ -417,7 +417,8 @@ function onState(state) {
   const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
   // A field with an edit in flight sends what was typed meanwhile (before the controls update,
   // so the field stays busy while it has an edit on its way).
-  if (mine?.kind === 'patch') controls.settle(state.cause.ref, true);
+  if (mine?.kind === 'patch') controls.settle(state.cause.ref, true, state.props);
+  if (mine?.kind === 'json') mine.text = undefined;  // applied: no draft to keep (onError)
   else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
   const typingHere = controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link';
@@ -869,6 +870,7 @@ function enterStaticMode() {
   $('env-bar').hidden = true;  // a static site has the registered variants in the default environment only
   $('presence-name').closest('label').hidden = true;
   replay.setEnabled(false);
+  review.serverSays(false);  // no server: no review
 }
 
 async function start() {

@@ -86,7 +86,8 @@ export class ReviewPage {
   async show() {
     this.root.hidden = false;
     if (!this.data) this.root.replaceChildren(h('p', { class: 'review-loading muted' }, 'Loading the review…'));
-    if (this.enabled !== false) await this.refresh();
+    if (this.enabled === undefined) return;  // the server's hello is on its way: serverSays shows it
+    if (this.enabled) await this.refresh();
     this.render();
   }
 

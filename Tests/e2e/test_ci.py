@@ -353,6 +353,7 @@ def test_saved_variants_committed_with_the_code_are_checked_exported_and_listed(
     (variants / "profile-user-profile.json").write_text(json.dumps(saved), encoding="utf-8")
     broken = storybook("check", "--snapshots", "goldens", cwd=tmp_path)
     assert broken.returncode == 1, broken.stdout + broken.stderr
-    assert "saved variant 'Broken' of 'profile-user-profile' cannot be loaded" in broken.stderr, broken.stderr
-    assert "expected a string, found a number at /name" in broken.stderr
-    assert "1 saved variant in Variants cannot be loaded" in broken.stdout, broken.stdout
+    assert "saved variant 'Broken' of 'profile-user-profile' cannot be loaded" in broken.stdout, broken.stdout
+    assert "expected a string, found a number at /name" in broken.stdout
+    assert "1 saved variant in Variants cannot be loaded" in broken.stdout
+    assert "cannot be loaded" in storybook("list", cwd=tmp_path).stderr  # the other commands say it on standard error

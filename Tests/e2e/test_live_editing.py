@@ -261,9 +261,9 @@ REFUSE_NAMES_WITH_A_BANG = """() => {
 }"""
 
 
-def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
-    page, traffic = open_with_traffic(ui, fresh_server, PROFILE)
-    before = live(fresh_server, PROFILE)
+def type_a_refused_bang(page):
+    """Types "!" at the end of the name, which REFUSE_NAMES_WITH_A_BANG makes the server refuse, and
+    waits for the error at the field; returns the field and its row."""
     page.evaluate(REFUSE_NAMES_WITH_A_BANG)
     name = control(page, "/name")
     name.click()
@@ -271,6 +271,13 @@ def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
     name.press_sequentially("!", delay=0)
     row = page.locator('.field[data-pointer="/name"]')
     expect(row.locator(".field-error")).to_contain_text("string")
+    return name, row
+
+
+def test_refused_edit_shows_its_error_and_rolls_back(fresh_server, ui):
+    page, traffic = open_with_traffic(ui, fresh_server, PROFILE)
+    before = live(fresh_server, PROFILE)
+    name, row = type_a_refused_bang(page)
     # The preview and the server roll back; the field, still being typed in, keeps its text (a value
     # is often refused half-typed) until it is left.
     expect(preview(page).locator("h2")).to_have_text(before["props"]["name"])
@@ -758,3 +765,19 @@ def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replac
     assert held["props"] == live_state["props"] and held["text"] == live_state["text"] and held["html"] == live_state["html"]
     assert whole >= 2, (whole, applied, refused)  # the first, and at least one sent after a skipped state
     sock.close()
+
+
+def test_switching_windows_is_not_leaving_a_field_with_refused_text(fresh_server, ui):
+    """The user's text was refused while they type; they switch to another window (to copy the rest
+    of the value) and back: the field still holds what they typed, not the live value."""
+    page = ui.open(fresh_server, PROFILE)
+    name, _ = type_a_refused_bang(page)
+    # What the page sees when its window loses the focus: a focusout, the field still the active
+    # element (headless Chromium sends none when another page comes to the front).
+    name.dispatch_event("focusout", {"bubbles": True})
+    page.wait_for_timeout(300)
+    expect(name).to_be_focused()
+    expect(name).to_have_value("Ada Lovelace!")
+    # Leaving it for real puts the live value back.
+    name.press("Tab")
+    expect(name).to_have_value("Ada Lovelace")

@@ -18,7 +18,7 @@ import threading
 import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, collecting, holding_back, relay_web_socket, wait_until
+from test_live_editing import PROFILE, REFUSE_NAMES_NOT_IN_EUR, collecting, holding_back, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 from test_ui_races import patch
 
@@ -483,3 +483,44 @@ def test_ctrl_z_right_after_a_switch_undoes_it_before_its_answer_comes(fresh_ser
     page.keyboard.press("Control+z")   # undoes the switch: the story is at its registered state again
     page.keyboard.press("Control+z")
     expect(page.locator("#toasts")).to_contain_text("Nothing to undo")
+
+
+# MARK: - What the server kept
+
+
+def test_a_row_field_the_server_respells_takes_the_next_edit(fresh_server, ui):
+    """A UUID pasted in lowercase into a list row's field is kept in uppercase; the next edit of the
+    field, made while it still has the focus, tests the value the server kept, so it applies (it
+    tested the lowercase text sent, and was refused as a row changed elsewhere)."""
+    story = "clocks-split-view--default"
+    page = ui.open(fresh_server, story)
+    field = control(page, "/timezones/0/uuid")
+    field.fill("0b8e1c3a-2d4f-4e6a-8b9c-1d2e3f405163")
+    assert wait_until(page, lambda: live(fresh_server, story)["props"]["timezones"][0]["uuid"] == "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405163")
+    field.fill("1C9F2D4B-3E5A-4F7B-9CAD-2E3F40516274")
+    assert wait_until(page, lambda: live(fresh_server, story)["props"]["timezones"][0]["uuid"] == "1C9F2D4B-3E5A-4F7B-9CAD-2E3F40516274"), \
+        page.locator("#toasts").inner_text()
+    assert "list row was moved" not in page.locator("#toasts").inner_text()
+
+
+def test_a_value_refused_after_the_field_was_left_still_sends_what_was_typed_after_it(fresh_server, ui):
+    """Typed on a slow connection and left with Tab before the refusal of a half-typed value comes:
+    the value typed after it, waiting behind it, is still sent (it replaces the whole field), and
+    applies once whole (it was dropped with the refused one, and the field put back)."""
+    page = ui.new_page()
+    held, holding = [], [False]
+    relay = relay_web_socket(page, holding_back(lambda data: data.get("type") in ("state", "error"), held, holding))
+    ui.open(fresh_server, PROFILE, page=page)
+    page.evaluate(REFUSE_NAMES_NOT_IN_EUR)
+    field = control(page, "/name")
+    field.click()
+    field.press("Control+a")
+    holding[0] = True
+    field.press_sequentially("7.50 EUR", delay=20)  # "7" goes and is refused; the rest waits behind it
+    assert wait_until(page, lambda: any(data["type"] == "error" for data in held))
+    field.press("Tab")
+    holding[0] = False
+    for data in held:
+        relay.to_page(data)
+    assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "7.50 EUR")
+    expect(field).to_have_value("7.50 EUR")

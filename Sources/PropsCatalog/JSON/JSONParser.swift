@@ -265,7 +265,7 @@ package struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let number = JSONValue.number(text: text) else { throw error("number out of range") }
+        guard let number = JSONValue.number(text: text) else { throw error("invalid number") }
         return number
     }
 

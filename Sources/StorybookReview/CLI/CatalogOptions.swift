@@ -23,11 +23,11 @@ struct CatalogOptions: ParsableArguments {
         try load().catalog
     }
 
-    /// `catalog()`, and the saved variants that did not load.
-    func load() throws -> (catalog: Catalog, unloadable: [SavedVariants.Unloadable]) {
+    /// `catalog()`, and the saved variants that did not load (said on standard error when `warn`).
+    func load(warn: Bool = true) throws -> (catalog: Catalog, unloadable: [SavedVariants.Unloadable]) {
         let registered = try CommandContext.catalog(synthetic: synthetic)
         let (catalog, unloadable) = SavedVariants.load(from: URL(fileURLWithPath: variantsDir), into: registered)
-        for item in unloadable {
+        for item in unloadable where warn {
             FileHandle.standardError.write(Data("\(CommandContext.executableName): \(item.warning)\n".utf8))
         }
         return (catalog, unloadable)

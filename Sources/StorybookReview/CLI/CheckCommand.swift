@@ -36,7 +36,7 @@ struct CheckCommand: ParsableCommand {
         let catalog: Catalog
         let unloadable: [SavedVariants.Unloadable]
         do {
-            (catalog, unloadable) = try catalogOptions.load()
+            (catalog, unloadable) = try catalogOptions.load(warn: false)
         } catch {
             Self.fail(error)
         }
@@ -58,8 +58,9 @@ struct CheckCommand: ParsableCommand {
         print(report.text, terminator: "")
         if !unloadable.isEmpty {
             // A committed variant the Props type no longer decodes is a change to look at, as a changed story is.
+            for item in unloadable { print(item.warning) }
             let count = unloadable.count == 1 ? "1 saved variant" : "\(unloadable.count) saved variants"
-            print("\(count) in \(catalogOptions.variantsDir) cannot be loaded (said above): fix or remove \(unloadable.count == 1 ? "it" : "them")")
+            print("\(count) in \(catalogOptions.variantsDir) cannot be loaded: fix or remove \(unloadable.count == 1 ? "it" : "them")")
             Foundation.exit(1)
         }
         if !report.passed { Foundation.exit(1) }
