@@ -56,7 +56,6 @@ export class Controls {
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
     this.keptRefused = new Set(); // focused fields keeping text the server refused (settle)
-    this.answering = undefined;   // while settle() takes an accepted edit: the props of the state answering it
     root.addEventListener('focusin', (event) => {
       const control = event.target.closest('[data-control-pointer]');
       this.focusedPointer = control && takesText(control) ? control.dataset.controlPointer : null;
@@ -588,12 +587,8 @@ export class Controls {
     if (!sender) {
       sender = fieldSender(
         (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer)),
-        // What the server kept (its spelling: a UUID's case, a date's offset), from the state that
-        // answered, else the value sent: the next edit's `test` compares with it.
-        (value) => {
-          const kept = this.answering === undefined ? undefined : JSONPointer.get(this.answering, pointer);
-          this.shown.set(pointer, kept !== undefined ? kept : value);
-        },
+        // What the server kept (settle): the next edit's `test` compares with it.
+        (value) => this.shown.set(pointer, value),
       );
       this.senders.set(pointer, sender);
     }
@@ -767,24 +762,22 @@ export class Controls {
    * the text, and what was typed since goes next; left, the field shows the live value.
    */
   settle(ref, accepted, liveProps = this.props, { valueRefused = false } = {}) {
-    this.answering = accepted ? liveProps : undefined;
-    try {
-      for (const [pointer, sender] of this.senders) {
-        // What was typed after a refused value replaces the whole field: it goes, focused or not.
-        const typedOn = !accepted && valueRefused;
-        if (!sender.settle(ref, accepted, typedOn)) continue;
-        if (typedOn && pointer === this.focusedPointer) {
-          this.keptRefused.add(pointer);
-        } else {
-          this.keptRefused.delete(pointer);
-          if (!accepted && !sender.pending()) this.showLive(pointer, liveProps);
-        }
-        return true;
+    // What was typed after a refused value replaces the whole field: it goes, focused or not.
+    const typedOn = !accepted && valueRefused;
+    for (const [pointer, sender] of this.senders) {
+      // Accepted: what the state answering it holds there is what the server kept (its spelling: a
+      // UUID's case, a date's offset).
+      const kept = accepted && liveProps !== undefined ? JSONPointer.get(liveProps, pointer) : undefined;
+      if (!sender.settle(ref, accepted, { typedOn, kept })) continue;
+      if (typedOn && pointer === this.focusedPointer) {
+        this.keptRefused.add(pointer);
+      } else {
+        this.keptRefused.delete(pointer);
+        if (!accepted && !sender.pending()) this.showLive(pointer, liveProps);
       }
-      return false;
-    } finally {
-      this.answering = undefined;
+      return true;
     }
+    return false;
   }
 
   /**
@@ -852,7 +845,7 @@ export class Controls {
         sender.resume({ value: live, version: liveVersion, rows: this.rowIdentityTests(pointer, liveProps) });
       } else {
         sender.forget();
-        if (live !== undefined) this.bindings.get(pointer)?.(live);
+        this.showLive(pointer, liveProps);
         this.showServerError(pointer, CHANGED_MEANWHILE);
       }
     }

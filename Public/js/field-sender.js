@@ -15,11 +15,13 @@ export const OVERTAKEN_GRACE_MS = 1000;
  * @param send (value, condition) -> ref | false: sends an edit now (`condition`: what must still hold
  *   for it to apply, {value, version, rows} of the field when it was last seen, or undefined); false
  *   when it could not be sent
- * @param accepted (value) called when the server accepted the edit of `value`, before what waits goes
+ * @param accepted (value) called when the server accepted an edit, with the value it kept (else the
+ *   value sent), before what waits goes
  * @returns a function taking the field's latest value, with
- *   `.settle(ref, accepted, typedOn)` -> whether `ref` was this field's edit in flight (a refused
- *      edit also drops the value waiting behind it, typed on top of what the server refused, unless
- *      `typedOn`: the user is still typing the value, and what waits goes next),
+ *   `.settle(ref, accepted, {typedOn, kept})` -> whether `ref` was this field's edit in flight (a
+ *      refused edit also drops the value waiting behind it, typed on top of what the server refused,
+ *      unless `typedOn`: the user is still typing the value, and what waits goes next; an accepted
+ *      one is given to `accepted` as `kept`, what the server made of it, when known),
  *   `.overtaken()` a state that does not answer this field's edit arrived,
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
  *   `.sendWaiting()` sends the waiting value now, without waiting for the answer in flight (before
@@ -47,14 +49,14 @@ export function fieldSender(send, accepted = () => {}) {
     if (inFlight) waiting = { value };
     else dispatch(value);
   };
-  sender.settle = (ref, ok, typedOn = false) => {
+  sender.settle = (ref, ok, { typedOn = false, kept = undefined } = {}) => {
     if (!inFlight || inFlight.ref !== ref) return false;
     clearTimeout(inFlight.timer);
     const answered = inFlight.value;
     inFlight = null;
     const next = waiting;
     waiting = null;
-    if (ok) accepted(answered);
+    if (ok) accepted(kept !== undefined ? kept : answered);
     if (next && (ok || typedOn)) dispatch(next.value);
     return true;
   };

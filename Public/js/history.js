@@ -43,16 +43,13 @@ export class TimeTravel {
     this.requestQuietly = debounce(() => this.request(), QUIET_MS);
     this.storyId = null;
     this.reset(null);
-    // A seek the slider asked for goes only to the story it was asked on (another may be open by then).
-    this.seekSoon = debounce((storyId, version) => {
-      if (storyId === this.storyId) this.seek(version);
-    }, SEEK_DEBOUNCE_MS);
+    this.seekSoon = debounce((version) => this.seek(version), SEEK_DEBOUNCE_MS);
     this.slider.addEventListener('input', () => {
       const version = Number(this.slider.value);
       this.viewing = version === this.latest ? null : version;
       this.renderLabel();
       if (this.viewing === null) this.seekSoon.cancel();
-      else this.seekSoon(this.storyId, version);
+      else this.seekSoon(version);
     });
     this.slider.addEventListener('change', () => this.seekSoon.flush());
     this.undo.addEventListener('click', () => this.step('undo'));
