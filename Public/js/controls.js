@@ -589,6 +589,9 @@ export class Controls {
         (value, condition) => this.send(pointer, value, condition ?? this.rowGuard(pointer)),
         // What the server kept (settle): the next edit's `test` compares with it.
         (value) => this.shown.set(pointer, value),
+        // A row field's edit is tested by the row's id: it waits while an edit of that id is on its
+        // way, whose answer says which id the server has.
+        { ready: () => !this.rowIdInFlight(pointer), answered: () => this.flushHeld() },
       );
       this.senders.set(pointer, sender);
     }
@@ -645,18 +648,36 @@ export class Controls {
    * `fromProps` has it (an edit sent again after a reconnect, on condition of the live props).
    */
   rowIdentityTests(pointer, fromProps = undefined) {
-    const tokens = JSONPointer.parse(pointer);
     const tests = [];
-    let node = fromProps ?? this.props;
+    for (const path of this.rowIdPaths(pointer, fromProps ?? this.props)) {
+      const id = fromProps === undefined ? this.editedFrom(path) : JSONPointer.get(fromProps, path);
+      if (typeof id === 'string' || isNumber(id)) tests.push({ op: 'test', path, value: id });
+    }
+    return tests;
+  }
+
+  /** Where the `id` of every list row `pointer` is inside would be (not `pointer` itself or above it). */
+  rowIdPaths(pointer, props = this.props) {
+    const tokens = JSONPointer.parse(pointer);
+    const paths = [];
+    let node = props;
     tokens.forEach((token, index) => {
       if (Array.isArray(node) && index + 1 < tokens.length && tokens[index + 1] !== 'id') {
-        const path = JSONPointer.format([...tokens.slice(0, index + 1), 'id']);
-        const id = fromProps === undefined ? this.editedFrom(path) : JSONPointer.get(fromProps, path);
-        if (typeof id === 'string' || isNumber(id)) tests.push({ op: 'test', path, value: id });
+        paths.push(JSONPointer.format([...tokens.slice(0, index + 1), 'id']));
       }
       node = node?.[token];
     });
-    return tests;
+    return paths;
+  }
+
+  /** Whether this page's edit of the id of a list row `pointer` is inside is on its way. */
+  rowIdInFlight(pointer) {
+    return this.rowIdPaths(pointer).some((path) => this.senders.get(path)?.inFlightValue() !== undefined);
+  }
+
+  /** Edits that waited for another field's answer (`rowIdInFlight`) go once it came. */
+  flushHeld() {
+    for (const sender of this.senders.values()) sender.flush();
   }
 
   /**

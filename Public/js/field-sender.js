@@ -8,6 +8,10 @@
 // The server keeps at most one state per story waiting for each client, so a state answering our
 // edit can be replaced by a later one (someone else's edit right after ours) and never arrive. An
 // edit in flight that such a later state overtook counts as answered after `OVERTAKEN_GRACE_MS`.
+//
+// An edit's condition may depend on another field's edit in flight (a list row's field is tested by
+// the row's `id`, and the user has just edited that id): while `ready` says no, the value waits as if
+// an edit of its own were in flight, and goes at `flush`, once that other edit is answered.
 
 export const OVERTAKEN_GRACE_MS = 1000;
 
@@ -17,6 +21,8 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *   when it could not be sent
  * @param accepted (value) called when the server accepted an edit, with the value it kept (else the
  *   value sent), before what waits goes
+ * @param options `ready()`: whether an edit may go now (else it waits for `.flush()`); `answered()`:
+ *   called after each of this field's edits is answered (another field's edit may be ready then)
  * @returns a function taking the field's latest value, with
  *   `.settle(ref, accepted, {typedOn, kept})` -> whether `ref` was this field's edit in flight (a
  *      refused edit also drops the value waiting behind it, typed on top of what the server refused,
@@ -26,6 +32,7 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
  *   `.sendWaiting()` sends the waiting value now, without waiting for the answer in flight (before
  *      another action of the user's, so that the server gets them in the order they were made),
+ *   `.flush()` sends the waiting value when nothing is in flight and `ready()` says yes,
  *   `.latest()` the latest value on its way (waiting or in flight), `.inFlightValue()` the one in
  *      flight, or undefined,
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
@@ -34,7 +41,7 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *   `.resume(condition)` sends that value again, to apply only while `condition` holds,
  *   `.forget()` drops it.
  */
-export function fieldSender(send, accepted = () => {}) {
+export function fieldSender(send, accepted = () => {}, { ready = () => true, answered = () => {} } = {}) {
   let inFlight = null;  // {ref, value, timer}
   let waiting = null;   // {value}
   let lost = null;      // {value, inFlight?}: in flight or waiting when the connection dropped
@@ -46,18 +53,22 @@ export function fieldSender(send, accepted = () => {}) {
   };
   const sender = (value) => {
     lost = null;
-    if (inFlight) waiting = { value };
+    if (inFlight || !ready()) waiting = { value };
     else dispatch(value);
   };
   sender.settle = (ref, ok, { typedOn = false, kept = undefined } = {}) => {
     if (!inFlight || inFlight.ref !== ref) return false;
     clearTimeout(inFlight.timer);
-    const answered = inFlight.value;
+    const { value } = inFlight;
     inFlight = null;
     const next = waiting;
     waiting = null;
-    if (ok) accepted(kept !== undefined ? kept : answered);
-    if (next && (ok || typedOn)) dispatch(next.value);
+    if (ok) accepted(kept !== undefined ? kept : value);
+    if (next && (ok || typedOn)) {
+      if (ready()) dispatch(next.value);
+      else waiting = next;
+    }
+    answered();
     return true;
   };
   sender.overtaken = () => {
@@ -72,6 +83,12 @@ export function fieldSender(send, accepted = () => {}) {
     const { value } = waiting;
     waiting = null;
     if (inFlight) clearTimeout(inFlight.timer);
+    dispatch(value);
+  };
+  sender.flush = () => {
+    if (!waiting || inFlight || !ready()) return;
+    const { value } = waiting;
+    waiting = null;
     dispatch(value);
   };
   sender.latest = () => (waiting ?? inFlight)?.value;

@@ -18,7 +18,7 @@ import threading
 import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, REFUSE_NAMES_NOT_IN_EUR, collecting, holding_back, relay_web_socket, wait_until
+from test_live_editing import PROFILE, REFUSE_NAMES_NOT_IN_EUR, collecting, holding_back, reconnect, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 from test_ui_races import patch
 
@@ -524,3 +524,77 @@ def test_a_value_refused_after_the_field_was_left_still_sends_what_was_typed_aft
         relay.to_page(data)
     assert wait_until(page, lambda: live(fresh_server, PROFILE)["props"]["name"] == "7.50 EUR")
     expect(field).to_have_value("7.50 EUR")
+
+
+def test_a_row_field_typed_while_the_rows_id_edit_is_in_flight_tests_the_id_the_server_ends_with(fresh_server, ui):
+    """The user types into a movie's `id` and, before the server answers, into its title. The title's
+    edit is conditioned on the row's id, which depends on that answer: it waits for it, and goes on
+    condition of the id the server then has. Here the id's edit is refused (the relay makes its value
+    a number, which the Props type does not take), so the title applies to the row, still
+    "v-for-vendetta" (before, it went at once, tested the id typed, and was refused as a row changed
+    elsewhere)."""
+    page = ui.new_page()
+    held, holding, sent = [], [False], []
+
+    def from_page(data):
+        for op in data.get("patch") or []:
+            if op["op"] == "replace" and op["path"] == "/movies/0/id":
+                op["value"] = 42
+        if data.get("type") == "patch":
+            sent.append(data)
+        return data
+
+    relay = relay_web_socket(page, holding_back(lambda data: data.get("type") in ("state", "error"), held, holding), from_page)
+    ui.open(fresh_server, MOVIES, page=page)
+    expect(control(page, "/movies/0/title")).to_have_value("V for Vendetta")
+    holding[0] = True
+    identifier = control(page, "/movies/0/id")
+    identifier.click()
+    identifier.press("End")
+    identifier.press("x")
+    assert wait_until(page, lambda: any(data["type"] == "error" for data in held)), held
+    title = control(page, "/movies/0/title")
+    title.click()
+    title.press("End")
+    title.press("!")
+    page.wait_for_timeout(200)
+    holding[0] = False
+    for data in held:
+        relay.to_page(data)
+    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for Vendetta!"), \
+        (titles(fresh_server), [data["patch"] for data in sent], page.locator("#toasts").inner_text())
+    assert live(fresh_server, MOVIES)["props"]["movies"][0]["id"] == "v-for-vendetta"
+    assert "list row was moved" not in page.locator("#toasts").inner_text()
+    expect(identifier).to_have_value("v-for-vendetta")
+
+
+def test_an_edit_sent_again_after_a_reconnect_tests_the_rows_id_the_server_has(fresh_server, ui):
+    """The user types into a movie's title; the connection drops before the answers come (the first
+    keystroke applied, two waiting behind it), and meanwhile another window changes that movie's
+    `id`. Once reconnected, what waited goes on condition of the row as the live props have it (the
+    title this page's edit left, and the new id), so it applies (it tested the id this page last saw,
+    and was refused as a row changed elsewhere)."""
+    page = ui.new_page()
+    dropping, patches = [False], []
+    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data,
+                             collecting("patch", patches))
+    ui.open(fresh_server, MOVIES, page=page)
+    title = control(page, "/movies/0/title")
+    expect(title).to_have_value("V for Vendetta")
+    title.click()
+    title.press("End")
+    dropping[0] = True
+    for key in "UVW":
+        title.press_sequentially(key, delay=0)
+        page.wait_for_timeout(150)  # the first key's edit is applied; the rest wait behind it
+    assert titles(fresh_server)[0] == "V for VendettaU"
+    patch(fresh_server, MOVIES, [{"op": "replace", "path": "/movies/0/id", "value": "vfv"}])
+
+    def answers_pass():
+        dropping[0] = False
+
+    reconnect(page, relay, dropped=answers_pass)
+    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for VendettaUVW"), \
+        (titles(fresh_server), patches[-1], page.locator("#toasts").inner_text())
+    assert {"op": "test", "path": "/movies/0/id", "value": "vfv"} in patches[-1]["patch"], patches[-1]
+    expect(page.locator('.field[data-pointer="/movies/0/title"] .field-error')).to_have_text("")
