@@ -52,6 +52,28 @@ import Testing
         #expect(try hub.session("profile-user-profile--default").get().version == 4)
     }
 
+    @Test func aSpeedOrVersionRefusedSaysWhatWasSent() throws {
+        let replays = ReplayController(hub: hub) { _, work in work() }
+        let cases: [(JSONValue, String)] = [
+            (["speed": 2000], "speed must be between 0 and 1000, found 2000"),
+            (["speed": -0.5], "speed must be between 0 and 1000, found -0.5"),
+            (["speed": .exactNumber("1e400")], "speed must be 0 or from 2.2250738585072014e-308 to 1000, found 1e400"),
+            (["speed": .exactNumber("1e-400")], "speed must be 0 or from 2.2250738585072014e-308 to 1000, found 1e-400"),
+            (["speed": "2"], "speed must be a number, found a string"),
+            (["from": 1.5], "from must be an integer, found 1.5"),
+            (["to": .exactNumber("1e400")], "to must be an integer, found 1e400"),
+            (["from": "1"], "from must be an integer, found a string"),
+        ]
+        for (request, message) in cases {
+            guard case .failure(let error) = replays.start(story: "profile-user-profile--default", request: request) else {
+                Issue.record("\(request) was accepted"); continue
+            }
+            #expect(error.code == .badMessage)
+            #expect(error.message == message)
+        }
+        #expect(sink.received(by: subscriber).isEmpty)
+    }
+
     /// A recording of `count` entries of about 1,100 bytes of props each.
     private func heavyRecording(entries count: Int) -> JSONValue {
         let entries = (0..<count).map { index -> JSONValue in

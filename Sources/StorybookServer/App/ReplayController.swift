@@ -125,9 +125,14 @@ extension ReplayController {
             case nil: speed = 1
             case .integer(let integer)?: speed = Double(integer)
             case .double(let double)?: speed = double
+            case .exactNumber(let text)?:
+                // Beyond a double's range, or below its smallest normal number (1e-400 would be 0).
+                throw APIError(.badMessage, "speed must be 0 or from \(Double.leastNormalMagnitude) to 1000, found \(text)", path: "/speed")
             case let other?: throw APIError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
             }
-            guard speed >= 0, speed <= 1000 else { throw APIError(.badMessage, "speed must be between 0 and 1000", path: "/speed") }
+            guard speed >= 0, speed <= 1000 else {
+                throw APIError(.badMessage, "speed must be between 0 and 1000, found \(request["speed"]?.serialized() ?? "")", path: "/speed")
+            }
             let recording: Recording
             if let imported = request["recording"] {
                 do throws(RecordingError) {

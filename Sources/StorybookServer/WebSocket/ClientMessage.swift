@@ -187,8 +187,16 @@ struct FieldReader {
     func optionalInt(_ name: String) throws(APIError) -> Int? {
         guard let value = fields[name] else { return nil }
         guard let integer = value.integerValue, let result = Int(exactly: integer) else {
-            throw APIError(.badMessage, "\(name) must be an integer, found \(value.kindDescription)", path: "/\(name)")
+            throw APIError(.badMessage, "\(name) must be an integer, found \(Self.describe(value))", path: "/\(name)")
         }
         return result
+    }
+
+    /// A number as it was sent ("1.5", "1e400"), anything else by its kind, for error messages.
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .integer, .double, .exactNumber: value.serialized()
+        default: value.kindDescription
+        }
     }
 }
