@@ -81,6 +81,22 @@ import Testing
             """)
     }
 
+    @Test func forEachTakesSwiftUIsIDKeyPathAndRendersLikeForEach() {
+        struct Row: Hashable { var id: Int; var name: String }
+        let rows = [Row(id: 2, name: "b"), Row(id: 1, name: "a")]
+        let withID = List { ForEach(rows, id: \.id) { Text($0.name) } }.viewNodes
+        let plain = List { ForEach(rows) { Text($0.name) } }.viewNodes
+        #expect(withID == plain)
+        #expect(TextProjection.render(List { ForEach(["x", "y"], id: \.self) { Text($0) } }.viewNodes) == """
+            list (2 items)
+              item
+                text "x"
+              item
+                text "y"
+
+            """)
+    }
+
     @Test func viewBuilderComposesConditionalsLoopsAndEmbeddedComponents() {
         let child = Component<[String]>("Child/List") { names in
             List { ForEach(names) { Text($0) } }

@@ -145,6 +145,16 @@ public struct ForEach: ViewConvertible {
         viewNodes = nodes
     }
 
+    /// SwiftUI's spelling, `ForEach(items, id: \.id) { item in ... }`, so that a view written for
+    /// SwiftUI compiles as it is. The projections place rows by position and keep no state per row,
+    /// so `id` is not read.
+    @inlinable
+    public init<Elements: Sequence, ID: Hashable>(
+        _ elements: Elements, id: KeyPath<Elements.Element, ID>, @ViewBuilder _ content: (Elements.Element) -> [ViewNode]
+    ) {
+        self.init(elements, content)
+    }
+
     /// One view per element of a collection, each a function of its element alone: `content` reads
     /// nothing but the element (no other props, no value it captures). A story's server keeps each
     /// row's nodes and gives them back for an element identical to one it showed the last time, so an
