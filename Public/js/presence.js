@@ -90,14 +90,16 @@ export class Presence {
   isMe(id) { return id !== null && id === this.me; }
 
   render() {
+    const names = shownNames(this.viewers);
     const chips = this.viewers.map((viewer) => {
       const me = this.isMe(viewer.id);
-      const label = me ? `${viewer.name} (you)` : viewer.name;
+      const name = me ? viewer.name : names.get(viewer.id);
+      const label = me ? `${name} (you)` : name;
       const where = viewer.focus ? ` · editing ${viewer.focus}` : '';
       return h('li', {
         class: `presence-chip kind-${viewer.kind}${me ? ' is-me' : ''}`,
         dataset: { viewer: viewer.id, kind: viewer.kind },
-        title: `${viewer.name} (${KIND_LABEL[viewer.kind] || viewer.kind})${where}`,
+        title: `${name} (${KIND_LABEL[viewer.kind] || viewer.kind})${where}`,
       }, h('span', { class: 'presence-dot', attrs: { 'aria-hidden': 'true' } }), label);
     });
     this.list.replaceChildren(...chips);
@@ -108,12 +110,30 @@ export class Presence {
   /** Names on the rows other viewers are editing; call again after the controls are rebuilt. */
   markFields() {
     for (const row of this.controls.querySelectorAll('[data-editing-by]')) row.removeAttribute('data-editing-by');
+    const shown = shownNames(this.viewers);
     for (const viewer of this.viewers) {
       if (this.isMe(viewer.id) || viewer.focus === null || viewer.focus === undefined) continue;
       const row = this.controls.querySelector(`[data-pointer="${CSS.escape(viewer.focus)}"]`);
       if (!row) continue;
-      const names = row.dataset.editingBy ? `${row.dataset.editingBy}, ${viewer.name}` : viewer.name;
+      const name = shown.get(viewer.id);
+      const names = row.dataset.editingBy ? `${row.dataset.editingBy}, ${name}` : name;
       row.dataset.editingBy = names;
     }
   }
+}
+
+/**
+ * Each viewer's name as shown: where several viewers have one name (two agents of one kind, two
+ * windows of one person), the second and later in the server's order (by id) say which they are,
+ * "claude-code (2)".
+ */
+function shownNames(viewers) {
+  const seen = new Map();
+  const names = new Map();
+  for (const viewer of viewers) {
+    const count = (seen.get(viewer.name) ?? 0) + 1;
+    seen.set(viewer.name, count);
+    names.set(viewer.id, count === 1 ? viewer.name : `${viewer.name} (${count})`);
+  }
+  return names;
 }

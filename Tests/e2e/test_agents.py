@@ -127,6 +127,22 @@ def test_an_agent_edits_what_a_browser_watches(fresh_server, ui, transport):
     assert undo["kind"] == "undo" and undo["author"] == {"name": "Ada in the browser", "kind": "browser"}
 
 
+def test_viewers_with_one_name_are_told_apart(fresh_server, ui):
+    """Two agents of one kind (the same MCP client name) on the story the browser shows: the second
+    chip says which it is (before, both read "twin-agent")."""
+    page = ui.open(fresh_server, PROFILE)
+
+    async def look(session):
+        await session.call_tool("get_story", {"story": PROFILE})
+
+    for _ in range(2):
+        run(agent_session(fresh_server, "twin-agent", "http", look))
+    chips = page.locator('.presence-chip[data-kind="agent"]')
+    expect(chips).to_have_count(2)
+    expect(chips).to_have_text(["twin-agent", "twin-agent (2)"])
+    expect(chips.nth(1)).to_have_attribute("title", "twin-agent (2) (agent)")
+
+
 def test_two_browsers_see_each_other_and_the_focused_field(fresh_server, ui):
     first = ui.open(fresh_server, PROFILE)
     first.fill("#presence-name", "Ada")
