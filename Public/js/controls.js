@@ -24,7 +24,7 @@ const BUSY_MS = 1000;
 /** What a field says of its edit made while the connection was down, when someone else changed it meanwhile. */
 export const CHANGED_MEANWHILE = 'Not applied: this field changed elsewhere while the connection was down.';
 const UNFINISHED_NUMBER = /^(-|[-+]?\d+\.|[-+]?\d+(\.\d+)?[eE][-+]?)$/;
-export const ROW_CHANGED = 'Not applied: the list row was moved, removed or changed in another window meanwhile. The controls show the list as it is now.';
+export const ROW_CHANGED = 'Not applied: the list row was moved, removed or changed before the edit arrived. The controls show the list as it is now.';
 const TYPING_MS = 250; // typed within this long: the user is typing (see typing())
 
 let controlCounter = 0;
@@ -590,8 +590,9 @@ export class Controls {
         // What the server kept (settle): the next edit's `test` compares with it.
         (value) => this.shown.set(pointer, value),
         // A row field's edit is tested by the row's id: it waits while an edit of that id is on its
-        // way, whose answer says which id the server has.
-        { ready: () => !this.rowIdInFlight(pointer), answered: () => this.flushHeld() },
+        // way, whose answer says which id the server has. It goes once the answer is handled (a
+        // refused id shown again, the state taken: after the message's task, in a microtask).
+        { ready: () => !this.rowIdInFlight(pointer), answered: () => queueMicrotask(() => this.flushHeld()) },
       );
       this.senders.set(pointer, sender);
     }
@@ -718,7 +719,7 @@ export class Controls {
 
   /** A row's Remove or Move: only while the row at that index is still the one this panel shows. */
   rowAction(operation, itemPointer, pointer) {
-    this.sendWaiting();
+    this.sendWaiting(itemPointer);
     return this.sendOps([...this.rowTest(itemPointer), operation], pointer);
   }
 
@@ -746,7 +747,7 @@ export class Controls {
    * in the order they were made.
    */
   set(pointer, value) {
-    this.sendWaiting();
+    this.sendWaiting(pointer);
     // Inside a list row, only while the row is still the one shown (its index may name another now).
     const test = this.rowTest(this.rowOf(pointer));
     this.shown.set(pointer, value);
@@ -758,13 +759,28 @@ export class Controls {
 
   /** Operations of a control that is not typed into (a list's or dictionary's add, move, remove). */
   action(operations, pointer) {
-    this.sendWaiting();
+    this.sendWaiting(pointer);
     return this.sendOps([...this.rowTest(this.rowOf(pointer)), ...operations], pointer);
   }
 
-  /** Every field's typed value still waiting behind its edit in flight goes now. */
-  sendWaiting() {
-    for (const sender of this.senders.values()) sender.sendWaiting();
+  /**
+   * Every field's typed value still waiting behind its edit in flight goes now, before an action at
+   * `pointer` (or of the whole props, without one). A value waiting for the answer to an edit of its
+   * row's id (`rowIdInFlight`) waits on, unless the action is inside that row or takes the whole
+   * props: the server must then get it first, and it goes with a test of the id typed.
+   */
+  sendWaiting(pointer = '') {
+    for (const [field, sender] of this.senders) {
+      sender.sendWaiting({ force: pointer === '' || this.heldForRowOf(field, pointer) });
+    }
+  }
+
+  /** Whether `field` waits for an edit of the id of a list row that `pointer` is, or is inside. */
+  heldForRowOf(field, pointer) {
+    return this.rowIdPaths(field).some((path) => {
+      const row = path.slice(0, -'/id'.length);
+      return this.senders.get(path)?.inFlightValue() !== undefined && (pointer === row || pointer.startsWith(`${row}/`));
+    });
   }
 
   report(pointer, sent) {
@@ -863,7 +879,12 @@ export class Controls {
       if (same(live, lost.value)) {
         sender.forget();
       } else if (same(live, JSONPointer.get(beforeProps, pointer)) || same(live, lost.inFlight)) {
-        sender.resume({ value: live, version: liveVersion, rows: this.rowIdentityTests(pointer, liveProps) });
+        // Asked for when it goes (it may wait for an edit of its row's id sent again before it): the
+        // row's ids as the latest state has them.
+        sender.resume(() => {
+          const latest = this.hooks.liveProps?.() ?? liveProps;
+          return { value: live, version: liveVersion, rows: this.rowIdentityTests(pointer, latest) };
+        });
       } else {
         sender.forget();
         this.showLive(pointer, liveProps);

@@ -11,14 +11,15 @@
 //
 // An edit's condition may depend on another field's edit in flight (a list row's field is tested by
 // the row's `id`, and the user has just edited that id): while `ready` says no, the value waits as if
-// an edit of its own were in flight, and goes at `flush`, once that other edit is answered.
+// an edit of its own were in flight (a value sent again after a reconnect too), and goes at `flush`,
+// once that other edit is answered.
 
 export const OVERTAKEN_GRACE_MS = 1000;
 
 /**
  * @param send (value, condition) -> ref | false: sends an edit now (`condition`: what must still hold
  *   for it to apply, {value, version, rows} of the field when it was last seen, or undefined); false
- *   when it could not be sent
+ *   when it could not be sent. A condition given as a function is asked for when the edit goes
  * @param accepted (value) called when the server accepted an edit, with the value it kept (else the
  *   value sent), before what waits goes
  * @param options `ready()`: whether an edit may go now (else it waits for `.flush()`); `answered()`:
@@ -30,24 +31,26 @@ export const OVERTAKEN_GRACE_MS = 1000;
  *      one is given to `accepted` as `kept`, what the server made of it, when known),
  *   `.overtaken()` a state that does not answer this field's edit arrived,
  *   `.pending()` whether an edit is in flight or waiting, `.cancel()` drops the waiting value,
- *   `.sendWaiting()` sends the waiting value now, without waiting for the answer in flight (before
- *      another action of the user's, so that the server gets them in the order they were made),
+ *   `.sendWaiting({force})` sends the waiting value now, without waiting for the answer in flight
+ *      (before another action of the user's, so that the server gets them in the order they were
+ *      made), unless `ready()` says no and not `force`,
  *   `.flush()` sends the waiting value when nothing is in flight and `ready()` says yes,
  *   `.latest()` the latest value on its way (waiting or in flight), `.inFlightValue()` the one in
  *      flight, or undefined,
  *   `.unanswered()` the latest value not known to have reached the server (after the connection
  *      dropped), and the value then in flight (`inFlight`, when one was: the server may have applied
  *      it), `.release()` forgets the edit in flight (the connection it went on is gone),
- *   `.resume(condition)` sends that value again, to apply only while `condition` holds,
+ *   `.resume(condition)` sends that value again, to apply only while `condition` holds (waiting first
+ *      while `ready()` says no),
  *   `.forget()` drops it.
  */
 export function fieldSender(send, accepted = () => {}, { ready = () => true, answered = () => {} } = {}) {
   let inFlight = null;  // {ref, value, timer}
-  let waiting = null;   // {value}
+  let waiting = null;   // {value, condition?}
   let lost = null;      // {value, inFlight?}: in flight or waiting when the connection dropped
 
   const dispatch = (value, condition) => {
-    const ref = send(value, condition);
+    const ref = send(value, typeof condition === 'function' ? condition() : condition);
     inFlight = ref ? { ref, value, timer: null } : null;
     if (!ref) lost = { value }; // sent again once connected (`unanswered`)
   };
@@ -65,7 +68,7 @@ export function fieldSender(send, accepted = () => {}, { ready = () => true, ans
     waiting = null;
     if (ok) accepted(kept !== undefined ? kept : value);
     if (next && (ok || typedOn)) {
-      if (ready()) dispatch(next.value);
+      if (ready()) dispatch(next.value, next.condition);
       else waiting = next;
     }
     answered();
@@ -78,18 +81,18 @@ export function fieldSender(send, accepted = () => {}, { ready = () => true, ans
   };
   sender.pending = () => inFlight !== null || waiting !== null;
   sender.cancel = () => { waiting = null; };
-  sender.sendWaiting = () => {
-    if (!waiting) return;
-    const { value } = waiting;
+  sender.sendWaiting = ({ force = false } = {}) => {
+    if (!waiting || (!force && !ready())) return;
+    const { value, condition } = waiting;
     waiting = null;
     if (inFlight) clearTimeout(inFlight.timer);
-    dispatch(value);
+    dispatch(value, condition);
   };
   sender.flush = () => {
     if (!waiting || inFlight || !ready()) return;
-    const { value } = waiting;
+    const { value, condition } = waiting;
     waiting = null;
-    dispatch(value);
+    dispatch(value, condition);
   };
   sender.latest = () => (waiting ?? inFlight)?.value;
   sender.inFlightValue = () => inFlight?.value;
@@ -104,7 +107,8 @@ export function fieldSender(send, accepted = () => {}, { ready = () => true, ans
   sender.resume = (condition) => {
     const { value } = lost;
     lost = null;
-    dispatch(value, condition);
+    if (inFlight || !ready()) waiting = { value, condition };
+    else dispatch(value, condition);
   };
   sender.forget = () => { lost = null; };
   return sender;

@@ -82,7 +82,8 @@ const renderers = new RendererPanel({
 const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPending(pointer) });
 
 const controls = new Controls($('controls'), {
-  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer }),
+  // `moves`: a list's rows moved, came or went (the controls must show the new order at once).
+  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer, moves: patch.some((op) => op.op !== 'test' && op.op !== 'replace') }),
   replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   liveProps: () => current.state?.props,
@@ -415,13 +416,17 @@ const WHOLE_STATE_EDITS = new Set(['undo', 'redo', 'seek', 'reset', 'json', 'lin
 function onState(state) {
   if (state.story !== current.storyId) return;
   const mine = state.cause?.ref ? refs.get(state.cause.ref) : undefined;
+  // Edits in flight that this state does not answer count as answered after a grace; first, so that
+  // what a field sends next (below) is not one of them.
+  if (mine?.kind === 'json') mine.text = undefined;  // applied: no draft to keep (onError)
+  else controls.overtaken();
   // A field with an edit in flight sends what was typed meanwhile (before the controls update,
   // so the field stays busy while it has an edit on its way).
   if (mine?.kind === 'patch') controls.settle(state.cause.ref, true, state.props);
-  if (mine?.kind === 'json') mine.text = undefined;  // applied: no draft to keep (onError)
-  else controls.overtaken();
   if (!current.fresh && current.state && state.version <= current.state.version) return;
-  const typingHere = controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link';
+  // While the user types, the controls catch up once they pause; not after the user's own Move,
+  // Remove or Add, whose indices the next keystroke must already use.
+  const typingHere = controls.typing() && mine?.kind !== 'json' && mine?.kind !== 'link' && !mine?.moves;
   const someoneElses = !mine && !current.fresh && current.state !== null;
   current.fresh = false;
   current.state = state;

@@ -51,7 +51,7 @@ import Testing
         members["indicatorColor"] = "purple"
         guard case .failure(let error) = story.component.validate(.object(members)) else { Issue.record("accepted purple"); return }
         #expect(error.path.description == "/indicatorColor")
-        #expect(error.message == "unknown value '\"purple\"'")
+        #expect(error.message == #"unknown value "purple"; expected one of "red", "green", "blue", "orange""#)
     }
 
     @Test func unknownFieldsAreRejectedNotDropped() throws {

@@ -57,8 +57,9 @@ import Testing
         let cases: [(JSONValue, String)] = [
             (["speed": 2000], "speed must be between 0 and 1000, found 2000"),
             (["speed": -0.5], "speed must be between 0 and 1000, found -0.5"),
-            (["speed": .exactNumber("1e400")], "speed must be 0 or from 2.2250738585072014e-308 to 1000, found 1e400"),
-            (["speed": .exactNumber("1e-400")], "speed must be 0 or from 2.2250738585072014e-308 to 1000, found 1e-400"),
+            (["speed": .exactNumber("1e400")], "speed must be between 0 and 1000, found 1e400 (a double reads it as inf)"),
+            (["speed": .exactNumber("1e-400")], "speed must be between 0 and 1000, found 1e-400 (a double reads it as 0.0)"),
+            (["speed": .exactNumber("2000.00000000000000000001")], "speed must be between 0 and 1000, found 2000.00000000000000000001"),
             (["speed": "2"], "speed must be a number, found a string"),
             (["from": 1.5], "from must be an integer, found 1.5"),
             (["to": .exactNumber("1e400")], "to must be an integer, found 1e400"),
@@ -72,6 +73,10 @@ import Testing
             #expect(error.message == message)
         }
         #expect(sink.received(by: subscriber).isEmpty)
+        // More digits than a double keeps, in range: played at the speed a double reads.
+        let started = replays.start(story: "profile-user-profile--default", request: ["speed": .exactNumber("1.00000000000000000001")])
+        #expect(started.map { $0["status"] } == .success("started"))
+        #expect(started.map { $0["speed"] } == .success(.double(1)))
     }
 
     /// A recording of `count` entries of about 1,100 bytes of props each.

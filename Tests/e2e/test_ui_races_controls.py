@@ -533,6 +533,20 @@ def test_a_row_field_typed_while_the_rows_id_edit_is_in_flight_tests_the_id_the_
     a number, which the Props type does not take), so the title applies to the row, still
     "v-for-vendetta" (before, it went at once, tested the id typed, and was refused as a row changed
     elsewhere)."""
+    page, release, sent = title_typed_while_the_rows_id_edit_is_refused(fresh_server, ui)
+    page.wait_for_timeout(200)
+    release()
+    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for Vendetta!"), \
+        (titles(fresh_server), [data["patch"] for data in sent], page.locator("#toasts").inner_text())
+    assert live(fresh_server, MOVIES)["props"]["movies"][0]["id"] == "v-for-vendetta"
+    assert "list row was moved" not in page.locator("#toasts").inner_text()
+    expect(control(page, "/movies/0/id")).to_have_value("v-for-vendetta")
+
+
+def title_typed_while_the_rows_id_edit_is_refused(server, ui):
+    """Opens the movie list with the server's answers held back, types "x" into `/movies/0/id` (the
+    relay makes the value sent a number: refused) and "!" into `/movies/0/title`. Returns the page,
+    a function that sends the held answers on, and the page's patches."""
     page = ui.new_page()
     held, holding, sent = [], [False], []
 
@@ -545,7 +559,7 @@ def test_a_row_field_typed_while_the_rows_id_edit_is_in_flight_tests_the_id_the_
         return data
 
     relay = relay_web_socket(page, holding_back(lambda data: data.get("type") in ("state", "error"), held, holding), from_page)
-    ui.open(fresh_server, MOVIES, page=page)
+    ui.open(server, MOVIES, page=page)
     expect(control(page, "/movies/0/title")).to_have_value("V for Vendetta")
     holding[0] = True
     identifier = control(page, "/movies/0/id")
@@ -557,15 +571,13 @@ def test_a_row_field_typed_while_the_rows_id_edit_is_in_flight_tests_the_id_the_
     title.click()
     title.press("End")
     title.press("!")
-    page.wait_for_timeout(200)
-    holding[0] = False
-    for data in held:
-        relay.to_page(data)
-    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for Vendetta!"), \
-        (titles(fresh_server), [data["patch"] for data in sent], page.locator("#toasts").inner_text())
-    assert live(fresh_server, MOVIES)["props"]["movies"][0]["id"] == "v-for-vendetta"
-    assert "list row was moved" not in page.locator("#toasts").inner_text()
-    expect(identifier).to_have_value("v-for-vendetta")
+
+    def release():
+        holding[0] = False
+        for data in held:
+            relay.to_page(data)
+
+    return page, release, sent
 
 
 def test_an_edit_sent_again_after_a_reconnect_tests_the_rows_id_the_server_has(fresh_server, ui):
@@ -598,3 +610,72 @@ def test_an_edit_sent_again_after_a_reconnect_tests_the_rows_id_the_server_has(f
         (titles(fresh_server), patches[-1], page.locator("#toasts").inner_text())
     assert {"op": "test", "path": "/movies/0/id", "value": "vfv"} in patches[-1]["patch"], patches[-1]
     expect(page.locator('.field[data-pointer="/movies/0/title"] .field-error')).to_have_text("")
+
+
+def test_a_row_field_waiting_for_the_rows_id_waits_on_when_another_control_is_used(fresh_server, ui):
+    """The title waits for the answer to the row's id edit (refused) when the user switches
+    `isLoading`, outside the row: the switch goes, and the title still waits for the id's answer
+    (before, the switch sent it at once, testing the id typed, and it failed as a row changed)."""
+    page, release, sent = title_typed_while_the_rows_id_edit_is_refused(fresh_server, ui)
+    page.locator('.field[data-pointer="/isLoading"] input[type="checkbox"]').click()
+    assert wait_until(page, lambda: any(op["path"] == "/isLoading" for data in sent for op in data["patch"]))
+    assert not any(op["path"] == "/movies/0/title" for data in sent for op in data["patch"]), sent
+    release()
+    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for Vendetta!"), \
+        (titles(fresh_server), [data["patch"] for data in sent], page.locator("#toasts").inner_text())
+    assert live(fresh_server, MOVIES)["props"]["isLoading"] is True
+    assert "list row was moved" not in page.locator("#toasts").inner_text()
+
+
+def test_after_a_reconnect_a_row_field_waits_for_the_rows_id_sent_again(fresh_server, ui):
+    """The user edits a movie's id and then its title while the connection is down (neither reaches
+    the server). Once reconnected, the id goes again first, and the title waits for its answer and
+    goes with a test of the id the server then has (before, it went at once with a test of the id
+    before the edit, which the id's edit had just changed: refused as a row changed)."""
+    page = ui.new_page()
+    dropping, patches = [False], []
+    relay = relay_web_socket(page, None, lambda data: None if dropping[0] and data.get("type") == "patch" else collecting("patch", patches)(data))
+    ui.open(fresh_server, MOVIES, page=page)
+    identifier = control(page, "/movies/0/id")
+    expect(identifier).to_have_value("v-for-vendetta")
+    dropping[0] = True
+    identifier.click()
+    identifier.press("End")
+    identifier.press("x")
+    title = control(page, "/movies/0/title")
+    title.click()
+    title.press("End")
+    title.press("!")
+    page.wait_for_timeout(200)
+
+    def patches_pass():
+        dropping[0] = False
+
+    reconnect(page, relay, dropped=patches_pass)
+    assert wait_until(page, lambda: titles(fresh_server)[0] == "V for Vendetta!"), \
+        (titles(fresh_server), [data["patch"] for data in patches], page.locator("#toasts").inner_text())
+    assert live(fresh_server, MOVIES)["props"]["movies"][0]["id"] == "v-for-vendettax"
+    assert {"op": "test", "path": "/movies/0/id", "value": "v-for-vendettax"} in patches[-1]["patch"], patches[-1]
+    assert "list row was moved" not in page.locator("#toasts").inner_text()
+
+
+def test_the_users_own_move_shows_the_new_order_while_they_type(fresh_server, ui):
+    """The user types into a title, moves another row up and types on at once: the controls show
+    the new order as soon as the Move is applied, not once the typing pauses (before, a keystroke
+    into the row that seemed to be at an index went to the index the Move had given another row,
+    and was refused)."""
+    page = ui.open(fresh_server, MOVIES)
+    first = control(page, "/movies/0/title")
+    expect(first).to_have_value("V for Vendetta")
+    first.click()
+    first.press("End")
+    first.press("a")
+    page.locator('.field-group[data-pointer="/movies/2"] button[title="Move up"]').click()
+    first.click()
+    first.press("End")
+    # typing on (every 100 ms, so never a pause of the controls' 250 ms) while the Move is applied
+    for key in "bcdefgh":
+        first.press(key)
+        page.wait_for_timeout(100)
+    expect(control(page, "/movies/1/title")).to_have_value("Spirited Away", timeout=100)
+    assert titles(fresh_server) == ["V for Vendettaabcdefgh", "Spirited Away", "Arrival"]

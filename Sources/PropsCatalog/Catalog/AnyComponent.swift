@@ -190,12 +190,22 @@ public struct AnyComponent: Sendable {
     /// `memo`, when given, remembers what this validation decoded and encoded, so that the next one
     /// (of props that share storage with these, as a patch's candidate does) skips what did not change.
     package func validate(_ json: JSONValue, memo: RoundTripMemo? = nil) -> Result<Validated, PropsError> {
-        validateJSON(json, memo)
+        validateJSON(json, memo).mapError(explained)
     }
 
     /// Validates `json` and renders it in `environment` (read by the render function as `ViewEnvironment.current`).
     package func validate(_ json: JSONValue, in environment: ViewEnvironment, memo: RoundTripMemo? = nil) -> Result<Validated, PropsError> {
-        environment.apply { validateJSON(json, memo) }
+        environment.apply { validateJSON(json, memo) }.mapError(explained)
+    }
+
+    /// A value no case of a `CaseIterable` enum has says which values the field takes (from the
+    /// schema; an enum that is not `CaseIterable` has none to say).
+    private func explained(_ error: PropsError) -> PropsError {
+        guard error.message.hasPrefix(PropsDecoding.unknownValue) else { return error }
+        var schema = schema().schema(at: error.path)
+        if case .optional(let wrapped)? = schema { schema = wrapped }
+        guard case .enumeration(_, let values)? = schema, !values.isEmpty else { return error }
+        return PropsError(path: error.path, message: "\(error.message); expected one of \(values.map { $0.serialized() }.joined(separator: ", "))")
     }
 
     /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.

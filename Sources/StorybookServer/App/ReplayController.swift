@@ -126,8 +126,12 @@ extension ReplayController {
             case .integer(let integer)?: speed = Double(integer)
             case .double(let double)?: speed = double
             case .exactNumber(let text)?:
-                // Beyond a double's range, or below its smallest normal number (1e-400 would be 0).
-                throw APIError(.badMessage, "speed must be 0 or from \(Double.leastNormalMagnitude) to 1000, found \(text)", path: "/speed")
+                // More digits than a double keeps (a speed need not be exact), beyond its range, or
+                // so small that a double reads it as 0, which would play every step at once.
+                guard let double = Double(text), double.isFinite, double != 0 else {
+                    throw APIError(.badMessage, "speed must be between 0 and 1000, found \(text) (a double reads it as \(Double(text) ?? .nan))", path: "/speed")
+                }
+                speed = double
             case let other?: throw APIError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
             }
             guard speed >= 0, speed <= 1000 else {
