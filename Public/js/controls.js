@@ -17,7 +17,7 @@ import { fieldSender, OVERTAKEN_GRACE_MS } from './field-sender.js';
 import { parse as parseJSON, stringify, numberText, clone, isNumber } from './json.js';
 import * as JSONPointer from './json-pointer.js';
 import {
-  defaultValue, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
+  defaultValue, newItem, caseValue, caseOf, newUUID, fits, checkString, parseNumber, shapeOf,
 } from './schema-values.js';
 
 const BUSY_MS = 1000;
@@ -456,7 +456,7 @@ export class Controls {
     const add = h('button', {
       type: 'button', class: 'btn btn-small', textContent: '+ Add', title: 'Add an item at the end',
       dataset: { controlPointer: pointer, role: 'add' },
-      on: { click: (event) => { event.preventDefault(); this.action([{ op: 'add', path: `${pointer}/-`, value: defaultValue(schema.items) }], pointer); } },
+      on: { click: (event) => { event.preventDefault(); this.action([{ op: 'add', path: `${pointer}/-`, value: newItem(schema.items, JSONPointer.get(this.props, pointer) ?? value) }], pointer); } },
     });
     const body = items.length ? items : [h('p', { class: 'muted' }, 'Empty list.')];
     return this.group(pointer, options, `${typeName(schema.items)}[${value.length}]`, [add], body);

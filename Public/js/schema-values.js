@@ -35,6 +35,27 @@ export function defaultValue(schema) {
   }
 }
 
+/**
+ * A new item for the list `items`: `defaultValue`, except that an `id` member of an object item (a
+ * plain string or an integer) gets a value no item has, "item-4" or the next integer, so that rows
+ * stay told apart (a row field's edit is tested by its row's id; two empty ids are the same row to
+ * that test). A `uuid` id gets a fresh UUID from `defaultValue` already.
+ */
+export function newItem(schema, items) {
+  const value = defaultValue(schema);
+  const id = schema?.type === 'object' ? (schema.fields || []).find((field) => field.name === 'id')?.schema : undefined;
+  if (!id || !isObject(value)) return value;
+  const ids = items.map((item) => (isObject(item) ? item.id : undefined));
+  if (id.type === 'string' && !id.format) {
+    let n = items.length + 1;
+    while (ids.includes(`item-${n}`)) n += 1;
+    value.id = `item-${n}`;
+  } else if (id.type === 'integer' && ids.every((v) => Number.isSafeInteger(v))) {
+    value.id = ids.length ? Math.max(...ids) + 1 : 1;
+  }
+  return value;
+}
+
 /** The default value of one union case, in Swift's synthesized form: {"case": {"label": value}}. */
 export function caseValue(unionCase) {
   const payload = {};

@@ -679,3 +679,21 @@ def test_the_users_own_move_shows_the_new_order_while_they_type(fresh_server, ui
         page.wait_for_timeout(100)
     expect(control(page, "/movies/1/title")).to_have_value("Spirited Away", timeout=100)
     assert titles(fresh_server) == ["V for Vendettaabcdefgh", "Spirited Away", "Arrival"]
+
+
+def test_rows_added_to_a_list_of_identifiable_items_get_ids_no_other_row_has(fresh_server, ui):
+    """Each "+ Add" on the movie list makes a row whose `id` no other row has (before, every new row's
+    id was "", so two new rows were the same row to the row test of an edit), and typing into the
+    second new row lands there."""
+    page = ui.open(fresh_server, MOVIES)
+    add = page.locator('[data-control-pointer="/movies"][data-role="add"]')
+    add.click()
+    expect(control(page, "/movies/3/title")).to_have_count(1)
+    add.click()
+    expect(control(page, "/movies/4/title")).to_have_count(1)
+    movies = live(fresh_server, MOVIES)["props"]["movies"]
+    assert [movie["id"] for movie in movies[3:]] == ["item-4", "item-5"], movies
+    field = control(page, "/movies/4/title")
+    field.click()
+    field.press_sequentially("Paprika", delay=20)
+    assert wait_until(page, lambda: titles(fresh_server)[3:] == ["", "Paprika"]), titles(fresh_server)
