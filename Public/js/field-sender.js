@@ -54,6 +54,11 @@ export function fieldSender(send, accepted = () => {}, { ready = () => true, ans
     inFlight = ref ? { ref, value, timer: null } : null;
     if (!ref) lost = { value }; // sent again once connected (`unanswered`)
   };
+  const sendWaitingNow = () => {
+    const { value, condition } = waiting;
+    waiting = null;
+    dispatch(value, condition);
+  };
   const sender = (value) => {
     lost = null;
     if (inFlight || !ready()) waiting = { value };
@@ -83,16 +88,12 @@ export function fieldSender(send, accepted = () => {}, { ready = () => true, ans
   sender.cancel = () => { waiting = null; };
   sender.sendWaiting = ({ force = false } = {}) => {
     if (!waiting || (!force && !ready())) return;
-    const { value, condition } = waiting;
-    waiting = null;
     if (inFlight) clearTimeout(inFlight.timer);
-    dispatch(value, condition);
+    sendWaitingNow();
   };
   sender.flush = () => {
     if (!waiting || inFlight || !ready()) return;
-    const { value, condition } = waiting;
-    waiting = null;
-    dispatch(value, condition);
+    sendWaitingNow();
   };
   sender.latest = () => (waiting ?? inFlight)?.value;
   sender.inFlightValue = () => inFlight?.value;
