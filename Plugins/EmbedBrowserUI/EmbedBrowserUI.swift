@@ -12,7 +12,9 @@ struct EmbedBrowserUI: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedBrowserUI.swift")
         return [
             .buildCommand(
-                displayName: "Embedding the browser UI of Public/ into \(target.name)",
+                // No "/" here: SwiftPM's build output shortens what looks like a path to its last
+                // component ("Embedding the browser UI of Public/ into" printed "Embedding  into").
+                displayName: "Embedding the browser UI of the Public folder into \(target.name)",
                 executable: try context.tool(named: "embed-browser-ui").url,
                 arguments: [publicDirectory.path, output.path],
                 inputFiles: Self.files(under: publicDirectory),
