@@ -671,9 +671,14 @@ export class Controls {
     return paths;
   }
 
+  /** The ids of the list rows `pointer` is inside that this page has an edit of on its way. */
+  rowIdsInFlight(pointer) {
+    return this.rowIdPaths(pointer).filter((path) => this.senders.get(path)?.inFlightValue() !== undefined);
+  }
+
   /** Whether this page's edit of the id of a list row `pointer` is inside is on its way. */
   rowIdInFlight(pointer) {
-    return this.rowIdPaths(pointer).some((path) => this.senders.get(path)?.inFlightValue() !== undefined);
+    return this.rowIdsInFlight(pointer).length > 0;
   }
 
   /** Edits that waited for another field's answer (`rowIdInFlight`) go once it came. */
@@ -777,9 +782,9 @@ export class Controls {
 
   /** Whether `field` waits for an edit of the id of a list row that `pointer` is, or is inside. */
   heldForRowOf(field, pointer) {
-    return this.rowIdPaths(field).some((path) => {
+    return this.rowIdsInFlight(field).some((path) => {
       const row = path.slice(0, -'/id'.length);
-      return this.senders.get(path)?.inFlightValue() !== undefined && (pointer === row || pointer.startsWith(`${row}/`));
+      return pointer === row || pointer.startsWith(`${row}/`);
     });
   }
 

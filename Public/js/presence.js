@@ -104,20 +104,18 @@ export class Presence {
     });
     this.list.replaceChildren(...chips);
     this.list.hidden = chips.length === 0;
-    this.markFields();
+    this.markFields(names);
   }
 
   /** Names on the rows other viewers are editing; call again after the controls are rebuilt. */
-  markFields() {
+  markFields(names = shownNames(this.viewers)) {
     for (const row of this.controls.querySelectorAll('[data-editing-by]')) row.removeAttribute('data-editing-by');
-    const shown = shownNames(this.viewers);
     for (const viewer of this.viewers) {
       if (this.isMe(viewer.id) || viewer.focus === null || viewer.focus === undefined) continue;
       const row = this.controls.querySelector(`[data-pointer="${CSS.escape(viewer.focus)}"]`);
       if (!row) continue;
-      const name = shown.get(viewer.id);
-      const names = row.dataset.editingBy ? `${row.dataset.editingBy}, ${name}` : name;
-      row.dataset.editingBy = names;
+      const name = names.get(viewer.id);
+      row.dataset.editingBy = row.dataset.editingBy ? `${row.dataset.editingBy}, ${name}` : name;
     }
   }
 }

@@ -427,6 +427,26 @@ def reconnect(page, relay, dropped=lambda: None):
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
 
 
+class LostAnswers:
+    """Routes a page's WebSocket so that, while `on`, the server's states and `preview-field`s never
+    reach the page (as when the connection drops before they come); the page's patches are kept in
+    `patches`. `reconnect()` drops the connection and lets the new one's answers pass."""
+
+    def __init__(self, page):
+        self.page = page
+        self.on = False
+        self.patches = []
+        self.relay = relay_web_socket(page, self._from_server, collecting("patch", self.patches))
+
+    def _from_server(self, data):
+        return None if self.on and data.get("type") in ("state", "preview-field") else data
+
+    def reconnect(self):
+        def answers_pass():
+            self.on = False
+        reconnect(self.page, self.relay, dropped=answers_pass)
+
+
 def wait_until(page, condition, timeout=10):
     """Polls `condition` while the page runs (Playwright delivers its events only while called)."""
     deadline = time.monotonic() + timeout

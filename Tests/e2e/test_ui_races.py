@@ -12,7 +12,7 @@ import json
 import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, collecting, holding_back, reconnect, relay_web_socket, wait_until
+from test_live_editing import PROFILE, REFUSE_NAMES_WITH_A_BANG, collecting, holding_back, LostAnswers, reconnect, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 
 MOVIE = "media-movie-detail--default"  # its rating reads "8.1" in en-US and "8,1" in de-DE
@@ -203,9 +203,8 @@ def test_edits_whose_answers_were_lost_with_the_connection_are_settled_field_by_
       holds that edit's value, and it applies, even though another field changed meanwhile;
     - sends nothing over another window's later change to the field, and says so at the field."""
     page = ui.new_page()
-    dropping, patches = [False], []
-    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data,
-                             collecting("patch", patches))
+    lost = LostAnswers(page)
+    patches = lost.patches
     ui.open(fresh_server, PROFILE, page=page)
     name = control(page, "/name")
     row = page.locator('.field[data-pointer="/name"]')
@@ -213,16 +212,13 @@ def test_edits_whose_answers_were_lost_with_the_connection_are_settled_field_by_
     name.press("End")
 
     def type_while_answers_are_lost(keys):
-        dropping[0] = True
+        lost.on = True
         for key in keys:
             name.press_sequentially(key, delay=0)
             page.wait_for_timeout(150)  # the first key's edit is applied; the rest wait behind it
 
-    def answers_pass():
-        dropping[0] = False
-
     def reconnect_and_settle():
-        reconnect(page, relay, dropped=answers_pass)  # the new connection's answers must pass
+        lost.reconnect()  # the new connection's answers must pass
         page.wait_for_timeout(500)
 
     # Applied before the drop: nothing is sent again.

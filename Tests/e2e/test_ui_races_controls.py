@@ -18,7 +18,7 @@ import threading
 import requests
 from playwright.sync_api import expect
 
-from test_live_editing import PROFILE, REFUSE_NAMES_NOT_IN_EUR, collecting, holding_back, reconnect, relay_web_socket, wait_until
+from test_live_editing import PROFILE, REFUSE_NAMES_NOT_IN_EUR, collecting, holding_back, LostAnswers, reconnect, relay_web_socket, wait_until
 from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
 from test_ui_races import patch
 
@@ -587,25 +587,20 @@ def test_an_edit_sent_again_after_a_reconnect_tests_the_rows_id_the_server_has(f
     title this page's edit left, and the new id), so it applies (it tested the id this page last saw,
     and was refused as a row changed elsewhere)."""
     page = ui.new_page()
-    dropping, patches = [False], []
-    relay = relay_web_socket(page, lambda data: None if dropping[0] and data.get("type") in ("state", "preview-field") else data,
-                             collecting("patch", patches))
+    lost = LostAnswers(page)
+    patches = lost.patches
     ui.open(fresh_server, MOVIES, page=page)
     title = control(page, "/movies/0/title")
     expect(title).to_have_value("V for Vendetta")
     title.click()
     title.press("End")
-    dropping[0] = True
+    lost.on = True
     for key in "UVW":
         title.press_sequentially(key, delay=0)
         page.wait_for_timeout(150)  # the first key's edit is applied; the rest wait behind it
     assert titles(fresh_server)[0] == "V for VendettaU"
     patch(fresh_server, MOVIES, [{"op": "replace", "path": "/movies/0/id", "value": "vfv"}])
-
-    def answers_pass():
-        dropping[0] = False
-
-    reconnect(page, relay, dropped=answers_pass)
+    lost.reconnect()
     assert wait_until(page, lambda: titles(fresh_server)[0] == "V for VendettaUVW"), \
         (titles(fresh_server), patches[-1], page.locator("#toasts").inner_text())
     assert {"op": "test", "path": "/movies/0/id", "value": "vfv"} in patches[-1]["patch"], patches[-1]

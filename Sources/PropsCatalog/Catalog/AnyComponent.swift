@@ -201,11 +201,12 @@ public struct AnyComponent: Sendable {
     /// A value no case of a `CaseIterable` enum has says which values the field takes (from the
     /// schema; an enum that is not `CaseIterable` has none to say).
     private func explained(_ error: PropsError) -> PropsError {
-        guard error.message.hasPrefix(PropsDecoding.unknownValue) else { return error }
+        guard error.isUnknownRawValue else { return error }
         var schema = schema().schema(at: error.path)
         if case .optional(let wrapped)? = schema { schema = wrapped }
         guard case .enumeration(_, let values)? = schema, !values.isEmpty else { return error }
-        return PropsError(path: error.path, message: "\(error.message); expected one of \(values.map { $0.serialized() }.joined(separator: ", "))")
+        let allowed = values.map { $0.serialized() }.joined(separator: ", ")
+        return PropsError(path: error.path, message: "\(error.message); expected one of \(allowed)", isUnknownRawValue: true)
     }
 
     /// The Props that `invocation` suggests from `json`, or nil when the component suggests nothing.

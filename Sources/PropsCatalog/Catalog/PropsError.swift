@@ -4,10 +4,13 @@ package struct PropsError: Error, Sendable, Equatable, CustomStringConvertible {
     package let path: JSONPointer
     /// What is wrong, for people: "expected a string, found a number".
     package let message: String
+    /// The value is no case of a raw-value enum: the component's schema may say which values are.
+    package let isUnknownRawValue: Bool
 
-    package init(path: JSONPointer, message: String) {
+    package init(path: JSONPointer, message: String, isUnknownRawValue: Bool = false) {
         self.path = path
         self.message = message
+        self.isUnknownRawValue = isUnknownRawValue
     }
 
     package var description: String {

@@ -26,9 +26,6 @@ package enum PropsDecoding {
         JSONPointer(tokens: codingPath.map(\.stringValue))
     }
 
-    /// How the message for a raw value no case of an enum has begins: `unknown value "purple"`.
-    static let unknownValue = "unknown value"
-
     static func propsError(_ error: DecodingError, input: JSONValue) -> PropsError {
         switch error {
         case .keyNotFound(let key, let context):
@@ -52,7 +49,7 @@ package enum PropsDecoding {
             let found = input.value(at: path)
             if context.debugDescription.hasPrefix("Cannot initialize") {
                 // A raw-value enum that has no case for the value.
-                return PropsError(path: path, message: found.map { "\(unknownValue) \($0.serialized())" } ?? unknownValue)
+                return PropsError(path: path, message: found.map { "unknown value \($0.serialized())" } ?? "unknown value", isUnknownRawValue: true)
             }
             if case .string(let text)? = found, context.debugDescription.contains("URL") || context.debugDescription.contains("UUID") {
                 return PropsError(path: path, message: "invalid \(context.debugDescription.contains("URL") ? "URL" : "UUID") '\(text)'")

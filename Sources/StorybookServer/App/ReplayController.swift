@@ -128,8 +128,9 @@ extension ReplayController {
             case .exactNumber(let text)?:
                 // More digits than a double keeps (a speed need not be exact), beyond its range, or
                 // so small that a double reads it as 0, which would play every step at once.
-                guard let double = Double(text), double.isFinite, double != 0 else {
-                    throw APIError(.badMessage, "speed must be between 0 and 1000, found \(text) (a double reads it as \(Double(text) ?? .nan))", path: "/speed")
+                let double = Double(text) ?? .nan
+                guard double.isFinite, double != 0 else {
+                    throw APIError(.badMessage, "speed must be between 0 and 1000, found \(text) (a double reads it as \(double))", path: "/speed")
                 }
                 speed = double
             case let other?: throw APIError(.badMessage, "speed must be a number, found \(other.kindDescription)", path: "/speed")
