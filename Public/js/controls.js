@@ -26,13 +26,14 @@ export const CHANGED_MEANWHILE = 'Not applied: this field changed elsewhere whil
 const UNFINISHED_NUMBER = /^(-|[-+]?\d+\.|[-+]?\d+(\.\d+)?[eE][-+]?)$/;
 export const ROW_CHANGED = 'Not applied: the list row was moved, removed or changed before the edit arrived. The controls show the list as it is now.';
 const TYPING_MS = 250; // typed within this long: the user is typing (see typing())
+const UNDO_RUN_PAUSE_MS = 1000; // a pause in typing longer than this starts a new undo step (typingRun())
 
 let controlCounter = 0;
 
 export class Controls {
   /**
    * @param root the element the controls go into
-   * @param hooks {patch(operations, pointer) -> ref | false, replace(props) -> ref | false,
+   * @param hooks {patch(operations, pointer, undoGroup) -> ref | false, replace(props) -> ref | false,
    *               variantValue(pointer, caseName) -> Promise<value | undefined>,
    *               liveProps() -> the latest state's props,
    *               typed(pointer, text): a text field's new text, just sent (or waiting to go)}
@@ -56,6 +57,8 @@ export class Controls {
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
     this.keptRefused = new Set(); // focused fields keeping text the server refused (settle)
+    this.typingRuns = new Map(); // pointer -> {group, at}: the field's run of typing (typingRun())
+    this.typingRunCount = 0;
     root.addEventListener('focusin', (event) => {
       const control = event.target.closest('[data-control-pointer]');
       this.focusedPointer = control && takesText(control) ? control.dataset.controlPointer : null;
@@ -84,6 +87,7 @@ export class Controls {
     this.lastValues.clear();
     this.shown.clear();
     this.keptRefused.clear();
+    this.typingRuns.clear();
     this.root.replaceChildren(h('p', { class: 'muted pad' }, 'Loading controls…'));
   }
 
@@ -336,15 +340,26 @@ export class Controls {
   textEdited(pointer, input, check) {
     this.touch(pointer);
     this.typedAt = performance.now();
+    this.typingRun(pointer);
     const problem = check ? check(input.value) : null;
     if (problem) {
-      this.sender(pointer).cancel();
-      this.setError(pointer, problem);
+      this.refuseTyped(pointer, problem);
       return;
     }
     this.clearError(pointer);
     this.sender(pointer)(input.value);
     this.hooks.typed?.(pointer, input.value);
+  }
+
+  /**
+   * Text the page itself refuses (not a number, not a UUID): nothing is sent, and what was waiting
+   * to go is dropped. As for a value the server refuses (`settle`), the field keeps the text while
+   * it has the focus and shows the live value once left, the error beside it.
+   */
+  refuseTyped(pointer, problem) {
+    this.sender(pointer).cancel();
+    this.setError(pointer, problem);
+    this.keptRefused.add(pointer);
   }
 
   number(schema, value, pointer, options) {
@@ -359,6 +374,7 @@ export class Controls {
     const edited = (left) => {
       this.touch(pointer);
       this.typedAt = performance.now();
+      this.typingRun(pointer);
       const text = input.value;
       if (!left && UNFINISHED_NUMBER.test(text.trim())) {
         // "-", "1.", "1e", "1e-": still being typed; nothing new to send or to complain about yet.
@@ -367,8 +383,7 @@ export class Controls {
       }
       const parsed = parseNumber(text, integer);
       if (parsed.error) {
-        this.sender(pointer).cancel();
-        this.setError(pointer, parsed.error);
+        this.refuseTyped(pointer, parsed.error);
         return;
       }
       this.clearError(pointer);
@@ -582,6 +597,18 @@ export class Controls {
 
   // MARK: Sending
 
+  /**
+   * A keystroke in the field at `pointer`: the edits of a run of typing in one field carry one
+   * `undoGroup`, which the server makes one step for undo (docs/protocol.md). A pause longer than
+   * `UNDO_RUN_PAUSE_MS` starts a new run; the server ends one at any other change in between.
+   */
+  typingRun(pointer) {
+    const now = performance.now();
+    const run = this.typingRuns.get(pointer);
+    const group = run && now - run.at <= UNDO_RUN_PAUSE_MS ? run.group : `typing-${++this.typingRunCount}`;
+    this.typingRuns.set(pointer, { group, at: now });
+  }
+
   sender(pointer) {
     let sender = this.senders.get(pointer);
     if (!sender) {
@@ -610,13 +637,13 @@ export class Controls {
       return this.report(pointer, this.hooks.replace(value, condition?.version));
     }
     const test = condition === undefined ? [] : [{ op: 'test', path: pointer, value: condition.value }, ...(condition.rows ?? [])];
-    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer);
+    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer, this.typingRuns.get(pointer)?.group);
   }
 
-  sendOps(operations, pointer) {
+  sendOps(operations, pointer, undoGroup = undefined) {
     this.touch(pointer);
     this.clearError(pointer);
-    return this.report(pointer, this.hooks.patch(operations, pointer));
+    return this.report(pointer, this.hooks.patch(operations, pointer, undoGroup));
   }
 
   /**

@@ -83,7 +83,9 @@ const optimistic = new OptimisticPreview({ pending: (pointer) => controls.editPe
 
 const controls = new Controls($('controls'), {
   // `moves`: a list's rows moved, came or went (the controls must show the new order at once).
-  patch: (patch, pointer) => send({ type: 'patch', patch }, { kind: 'patch', pointer, moves: patch.some((op) => op.op !== 'test' && op.op !== 'replace') }),
+  // `undoGroup`: the run of typing the edit belongs to, one step for undo (controls.js, typingRun()).
+  patch: (patch, pointer, undoGroup) => send({ type: 'patch', patch, ...(undoGroup && { undoGroup }) },
+    { kind: 'patch', pointer, moves: patch.some((op) => op.op !== 'test' && op.op !== 'replace') }),
   replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) }, { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   liveProps: () => current.state?.props,

@@ -154,6 +154,35 @@ import Testing
         #expect(!session.canRedo)  // a replay's step, like any change, ends what redo had
     }
 
+    /// A run of typing sent with one `undoGroup` is one step for undo and redo; another source's
+    /// change, a change without the group or an undo in between ends the run.
+    @Test func changesOfOneUndoGroupAreOneStep() throws {
+        var session = try session()
+        let name = { (value: String) throws -> Edit in .patch(try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string(value)]])) }
+        let typist = ChangeSource.webSocket(1)
+        _ = try change(session.apply(try name("B"), source: typist))
+        for typed in ["H", "He", "Hel"] {
+            _ = try change(session.apply(try name(typed), source: typist, undoGroup: "run-1"))
+        }
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "B")
+        #expect(try change(session.apply(.redo, source: typist)).props["name"] == "Hel")
+        // The same group after the redo is a new step.
+        _ = try change(session.apply(try name("Help"), source: typist, undoGroup: "run-1"))
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "Hel")
+
+        // Another window's change ends the run; so does a change of another group.
+        _ = try change(session.apply(try name("W"), source: typist, undoGroup: "run-2"))
+        _ = try change(session.apply(try name("Wo"), source: typist, undoGroup: "run-2"))
+        _ = try change(session.apply(try name("Wo!"), source: .webSocket(2), undoGroup: "run-2"))
+        _ = try change(session.apply(try name("Wor"), source: typist, undoGroup: "run-2"))
+        _ = try change(session.apply(try name("Word"), source: typist, undoGroup: "run-3"))
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "Wor")
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "Wo!")
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "Wo")
+        #expect(try change(session.apply(.undo, source: typist)).props["name"] == "Hel")
+        #expect(session.history.entries.last?.kind == .undo)  // every keystroke is still its own version
+    }
+
     @Test func dispatchGoesThroughSuggestionAndValidation() throws {
         var session = try session("auth-login--empty")
         let typed = try change(session.apply(.dispatch(CommandInvocation("username.update", payload: "ada")), source: .webSocket(1)))

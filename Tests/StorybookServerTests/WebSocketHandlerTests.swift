@@ -87,6 +87,8 @@ import Testing
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "jump", "path": "/name"}], "ref": "r"}"#, "invalid-patch", "/name", "r"),
         (#"{"type": "undo", "story": "profile-user-profile--default"}"#, "conflict", nil, nil),
         (#"{"type": "undo", "story": "profile-user-profile--default", "base": "1"}"#, "bad-message", "/base", nil),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [], "undoGroup": 7, "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [], "undoGroup": "", "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
     ])
     func errorsGoToTheSenderAloneAndChangeNothing(message: String, code: String, path: String?, ref: String?) {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)
@@ -100,6 +102,23 @@ import Testing
         #expect(error?["ref"] == ref.map(JSONValue.string))
         #expect(error?["message"]?.stringValue?.isEmpty == false)
         #expect(sink.received(by: bob).isEmpty)
+    }
+
+    /// Patches sent with one `undoGroup` (the browser UI's run of typing in a field) are one step
+    /// for `undo`: it goes back to before the first of them.
+    @Test func undoTakesBackAnUndoGroupAtOnce() {
+        let story = "profile-user-profile--default"
+        send(#"{"type": "subscribe", "story": "\#(story)"}"#, from: alice)
+        for (index, name) in ["G", "Gr", "Gra"].enumerated() {
+            send(#"{"type": "patch", "story": "\#(story)", "patch": [{"op": "replace", "path": "/name", "value": "\#(name)"}], "undoGroup": "t1", "ref": "k\#(index)"}"#, from: alice)
+        }
+        #expect(last(alice)?["version"] == 4)
+        send(#"{"type": "undo", "story": "\#(story)", "ref": "u"}"#, from: alice)
+        #expect(last(alice)?["version"] == 5)
+        #expect(last(alice)?["props"]?["name"] == "Ada Lovelace")
+        #expect(last(alice)?["canUndo"] == false)
+        send(#"{"type": "redo", "story": "\#(story)", "ref": "r"}"#, from: alice)
+        #expect(last(alice)?["props"]?["name"] == "Gra")
     }
 
     /// `undo` with `base` undoes the change live at that version only: after someone else's change,

@@ -216,6 +216,11 @@ def test_integer_controls_refuse_fractions_and_enums_and_unions_edit(fresh_serve
     expect(page.locator('.field[data-pointer="/movie/year"] .field-error')).to_contain_text("expected an integer")
     page.wait_for_timeout(400)
     assert live(fresh_server, "media-movie-detail--default")["version"] == version
+    # Left, the field shows the live value again, the error beside it (as for a value the server
+    # refuses: test_live_editing.py).
+    year.press("Tab")
+    expect(year).to_have_value("2005")
+    expect(page.locator('.field[data-pointer="/movie/year"] .field-error')).to_contain_text("expected an integer")
     year.fill("1999")
     expect(preview(page).locator(".sb-badge").first).to_have_text("1999")
 
@@ -439,6 +444,30 @@ def test_time_slider_moves_the_preview_to_a_past_version(fresh_server, ui):
     expect(preview(page).locator("h2")).to_have_text("Ada Lovelace")
     page.keyboard.press("Control+Shift+z")
     expect(preview(page).locator("h2")).to_have_text("Second")
+
+
+def test_undo_takes_back_a_run_of_typing_at_once(fresh_server, ui):
+    """Each keystroke is a version, but a run of typing in one field (no pause over a second) is one
+    undo step: Undo takes back "Grace", not its last letter; a pause starts a new step."""
+    story = "profile-user-profile--default"
+    page = ui.open(fresh_server, story)
+    name = control(page, "/name")
+    name.fill("")
+    name.press_sequentially("Grace", delay=60)
+    expect(preview(page).locator("h2")).to_have_text("Grace")
+    page.wait_for_timeout(1300)   # a pause: what comes next is another step
+    name.press_sequentially(" H", delay=60)
+    expect(preview(page).locator("h2")).to_have_text("Grace H")
+    versions = live(fresh_server, story)["version"]
+    assert versions >= 5, versions   # sent as typed, a version per keystroke (some coalesced)
+    page.locator("#undo").click()
+    expect(preview(page).locator("h2")).to_have_text("Grace")
+    page.locator("#undo").click()
+    expect(preview(page).locator("h2")).to_have_text("Ada Lovelace")
+    expect(control(page, "/name")).to_have_value("Ada Lovelace")
+    page.locator("#redo").click()
+    expect(preview(page).locator("h2")).to_have_text("Grace")
+    assert live(fresh_server, story)["props"]["name"] == "Grace"
 
 
 def test_server_gone_shows_the_banner_and_reconnect_resubscribes(fresh_server, ui):

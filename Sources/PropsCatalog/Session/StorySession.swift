@@ -15,6 +15,8 @@ package struct StorySession: Sendable {
     private var undoStack: [Int] = []
     /// Versions undone, to go forward to again.
     private var redoStack: [Int] = []
+    /// The undo group the live version was made in, while the next change may continue it.
+    private var openUndoGroup: OpenUndoGroup?
     /// What validating the props decoded and encoded, so that validating an edit redoes only the
     /// parts it changed. A cache: copies of the session share it.
     package let memo = RoundTripMemo()
@@ -80,11 +82,13 @@ package struct StorySession: Sendable {
         return (oldest...newest).contains(version)
     }
 
-    /// Applies `edit` if it is valid. `base`, when given, must be the live version.
+    /// Applies `edit` if it is valid. `base`, when given, must be the live version. `undoGroup`: see
+    /// ``prepare(_:base:source:ref:undoGroup:at:limit:)``.
     package mutating func apply(
-        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, undoGroup: String? = nil,
+        at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<EditOutcome, EditError> {
-        prepare(edit, base: base, source: source, ref: ref, at: date, limit: limit).map { prepared in
+        prepare(edit, base: base, source: source, ref: ref, undoGroup: undoGroup, at: date, limit: limit).map { prepared in
             prepared.map { .changed(commit($0)) } ?? .unchanged
         }
     }
@@ -93,8 +97,13 @@ package struct StorySession: Sendable {
     /// to change (a command with no suggestion), or why the edit is refused. The hub journals the
     /// prepared change before it commits it. Candidate props past `limit` are refused `too-large`
     /// before they are decoded, and a patch stops as soon as it would build past it.
+    ///
+    /// `undoGroup`: a change made right after one of the same group and source (a run of typing in
+    /// one field) is one step with it for undo and redo: undo goes back to before the group's first
+    /// change. Any other change in between ends the group.
     package func prepare(
-        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, at date: Date = Date(), limit: JSONSizeLimit = .default
+        _ edit: Edit, base: Int? = nil, source: ChangeSource, ref: String? = nil, undoGroup: String? = nil,
+        at date: Date = Date(), limit: JSONSizeLimit = .default
     ) -> Result<PreparedChange?, EditError> {
         if let base, base != version {
             return .failure(EditError(.conflict, "base version \(base) is not the live version \(version)"))
@@ -147,7 +156,8 @@ package struct StorySession: Sendable {
         // The weight measured is the new props' only when validation kept the candidate itself.
         let kept = validated.props.storageAddress.map { $0 == candidate.storageAddress } ?? false
         return .success(PreparedChange(
-            validated: validated, entry: entry, measuredWeight: kept ? MeasuredWeight(weight: weight, limit: limit) : nil))
+            validated: validated, entry: entry, measuredWeight: kept ? MeasuredWeight(weight: weight, limit: limit) : nil,
+            undoGroup: undoGroup.map { OpenUndoGroup(name: $0, source: source) }))
     }
 
     /// The recorded props an undo, redo or seek goes back to; when there are none, the error that says
@@ -191,9 +201,14 @@ package struct StorySession: Sendable {
         case .registered:
             break
         default:  // a replay's step too: each is a change, which undo takes back one at a time
-            undoStack.append(previous)
-            redoStack.removeAll()
+            // A change that continues the group of the one before it leaves the undo target where
+            // the group began (the redo stack was emptied by the group's first change).
+            if prepared.undoGroup == nil || prepared.undoGroup != openUndoGroup {
+                undoStack.append(previous)
+                redoStack.removeAll()
+            }
         }
+        openUndoGroup = prepared.undoGroup
         if undoStack.count > history.capacity { undoStack.removeFirst(undoStack.count - history.capacity) }
         version = previous + 1
         props = prepared.validated.props
@@ -210,8 +225,17 @@ package struct PreparedChange: Sendable {
     package let entry: HistoryEntry
     /// The new props' weight, when the size check measured exactly them.
     let measuredWeight: MeasuredWeight?
+    /// The undo group the change was made in, if any.
+    let undoGroup: OpenUndoGroup?
     /// The props the change makes live.
     package var props: JSONValue { validated.props }
+}
+
+/// An undo group's name and the source whose changes it groups (another source's change in the
+/// same group ends it).
+struct OpenUndoGroup: Sendable, Equatable {
+    let name: String
+    let source: ChangeSource
 }
 
 /// A document's weight (see ``JSONSizeLimit``), measured within `limit`'s weight and depth.

@@ -72,15 +72,15 @@ final class StoryHub {
     }
 
     /// Applies `edit` to a story; on success the new state goes to every subscriber. `connection`: the
-    /// WebSocket the edit came on, if any.
+    /// WebSocket the edit came on, if any; `undoGroup`: see `StorySession.prepare`.
     func apply(_ edit: Edit, to storyID: String, base: Int? = nil, source: ChangeSource, ref: String? = nil,
-               by connection: ConnectionID? = nil) -> Result<StorySession, APIError> {
+               undoGroup: String? = nil, by connection: ConnectionID? = nil) -> Result<StorySession, APIError> {
         assertOnQueue()
         switch session(storyID) {
         case .failure(let error):
             return .failure(error)
         case .success(var session):
-            switch session.prepare(edit, base: base, source: source, ref: ref, limit: sizeLimit) {
+            switch session.prepare(edit, base: base, source: source, ref: ref, undoGroup: undoGroup, limit: sizeLimit) {
             case .failure(let error):
                 logger.warning("edit refused", metadata: ["sb.story": "\(storyID)", "sb.code": "\(error.code)", "sb.reason": "\(error.message)"])
                 return .failure(APIError(error))

@@ -68,7 +68,7 @@ struct MCPTools {
                         "payload": ["description": "Optional value that comes with the command, e.g. typed text."],
                     ], required: ["story", "command"], readOnly: false),
             MCPTool(name: "undo", title: "Undo",
-                    description: "Undoes the story's last change (whoever made it) by making the state before it live as a new version. Fails with code conflict when there is nothing to undo, or when `base` is given and is not the live version.",
+                    description: "Undoes the story's last change (whoever made it; a person's run of typing in one field is one change) by making the state before it live as a new version. Fails with code conflict when there is nothing to undo, or when `base` is given and is not the live version.",
                     properties: ["story": MCPTool.storyArgument, "base": MCPTool.integer("Optional: the version whose change to undo; a different live version refuses it with code conflict.")],
                     required: ["story"], readOnly: false),
             MCPTool(name: "redo", title: "Redo",

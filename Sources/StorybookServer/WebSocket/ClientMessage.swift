@@ -8,7 +8,8 @@ enum ClientMessage: Equatable {
     case subscribe(story: String, environment: ViewEnvironment, delta: Bool)
     case unsubscribe(story: String)
     case replace(story: String, props: JSONValue, base: Int?, ref: String?)
-    case patch(story: String, patch: JSONPatch, base: Int?, ref: String?)
+    /// `undoGroup`: a run of typing in one field, one step for undo (`StorySession.prepare`).
+    case patch(story: String, patch: JSONPatch, base: Int?, ref: String?, undoGroup: String?)
     case reset(story: String, base: Int?, ref: String?)
     case dispatch(story: String, invocation: CommandInvocation, ref: String?)
     case undo(story: String, base: Int?, ref: String?)
@@ -73,7 +74,7 @@ enum ClientMessage: Equatable {
             } catch {
                 throw APIError(.invalidPatch, error.message, path: error.path)
             }
-            return .patch(story: story, patch: patch, base: try reader.optionalInt("base"), ref: ref)
+            return .patch(story: story, patch: patch, base: try reader.optionalInt("base"), ref: ref, undoGroup: try undoGroup(reader))
         case "reset":
             return .reset(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
         case "dispatch":
@@ -110,6 +111,15 @@ enum ClientMessage: Equatable {
             if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw APIError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
+    }
+
+    /// A patch's optional `undoGroup`: a name of 1 to 64 characters.
+    private static func undoGroup(_ reader: FieldReader) throws(APIError) -> String? {
+        guard let name = try reader.optionalString("undoGroup") else { return nil }
+        guard (1...64).contains(name.count) else {
+            throw APIError(.badMessage, "undoGroup has 1 to 64 characters, found \(name.count)", path: "/undoGroup")
+        }
+        return name
     }
 
     /// `identify`: a name of 1 to 60 characters and a kind.

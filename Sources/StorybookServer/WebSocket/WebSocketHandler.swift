@@ -76,8 +76,8 @@ struct WebSocketHandler {
             hub.focus(connection, story: story, pointer: path)
         case .replace(let story, let props, let base, let ref):
             edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
-        case .patch(let story, let patch, let base, let ref):
-            edit(.patch(patch), story: story, base: base, ref: ref, source: source, connection: connection)
+        case .patch(let story, let patch, let base, let ref, let undoGroup):
+            edit(.patch(patch), story: story, base: base, ref: ref, undoGroup: undoGroup, source: source, connection: connection)
         case .reset(let story, let base, let ref):
             edit(.reset, story: story, base: base, ref: ref, source: source, connection: connection)
         case .undo(let story, let base, let ref):
@@ -115,8 +115,8 @@ struct WebSocketHandler {
         }
     }
 
-    private func edit(_ edit: Edit, story: String, base: Int?, ref: String?, source: ChangeSource, connection: ConnectionID) {
-        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref, by: connection) {
+    private func edit(_ edit: Edit, story: String, base: Int?, ref: String?, undoGroup: String? = nil, source: ChangeSource, connection: ConnectionID) {
+        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref, undoGroup: undoGroup, by: connection) {
             reject(error, ref: ref, story: story, to: connection)
         }
     }
