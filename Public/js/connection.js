@@ -11,8 +11,8 @@
 // and a splice of each projection). The connection keeps each story's latest state and turns every
 // delta into the full state before anyone hears of it, so listeners only ever see whole states. A
 // delta that does not fit the state held is dropped and, once, the story is subscribed again, which
-// the server answers with the whole state. (The server itself follows a delta that replaced a state
-// still waiting on a slow socket with the whole state, so that is rare.)
+// the server answers with the whole state. (The server sends no delta that found a state of its story
+// still waiting on a slow socket, and sends the whole state instead, so that is rare.)
 //
 // Until a subscription's whole state has come, a whole state rendered in another environment than the
 // one asked for is dropped: it was sent for the subscription before (the environment changed while it

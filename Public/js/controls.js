@@ -33,7 +33,7 @@ let controlCounter = 0;
 export class Controls {
   /**
    * @param root the element the controls go into
-   * @param hooks {patch(operations, pointer, undoGroup) -> ref | false, replace(props) -> ref | false,
+   * @param hooks {patch(operations, pointer, undoGroup) -> ref | false, replace(props, base, undoGroup) -> ref | false,
    *               variantValue(pointer, caseName) -> Promise<value | undefined>,
    *               liveProps() -> the latest state's props,
    *               typed(pointer, text): a text field's new text, just sent (or waiting to go)}
@@ -48,7 +48,7 @@ export class Controls {
     this.editedAt = new Map();   // pointer -> time of the last local edit
     this.typedAt = -Infinity;    // time of the last keystroke in a text or number field
     this.errors = new Map();     // pointer -> message shown at the field
-    this.serverErrors = new Set(); // pointers whose error came from the server
+    this.serverErrors = new Set(); // pointers whose error goes once an edit of ours is applied (the server's; the page's own, once left)
     this.senders = new Map();    // pointer -> its edits on their way (field-sender.js)
     this.openState = new Map();  // pointer -> whether its collapsible group is open
     this.generation = 0;         // bumped by reset(): work begun before it sends nothing
@@ -57,6 +57,7 @@ export class Controls {
     this.shown = new Map();      // pointer -> the value its field was last given, or its own edit the server took
     this.focusedPointer = null;  // a focused control that takes text: live values wait until it is left
     this.keptRefused = new Set(); // focused fields keeping text the server refused (settle)
+    this.refusedHere = new Set(); // focused fields keeping text the page refused itself (refuseTyped)
     this.typingRuns = new Map(); // pointer -> {group, at}: the field's run of typing (typingRun())
     this.typingRunCount = 0;
     root.addEventListener('focusin', (event) => {
@@ -87,6 +88,7 @@ export class Controls {
     this.lastValues.clear();
     this.shown.clear();
     this.keptRefused.clear();
+    this.refusedHere.clear();
     this.typingRuns.clear();
     this.root.replaceChildren(h('p', { class: 'muted pad' }, 'Loading controls…'));
   }
@@ -347,6 +349,7 @@ export class Controls {
       return;
     }
     this.clearError(pointer);
+    this.refusedHere.delete(pointer);
     this.sender(pointer)(input.value);
     this.hooks.typed?.(pointer, input.value);
   }
@@ -354,12 +357,13 @@ export class Controls {
   /**
    * Text the page itself refuses (not a number, not a UUID): nothing is sent, and what was waiting
    * to go is dropped. As for a value the server refuses (`settle`), the field keeps the text while
-   * it has the focus and shows the live value once left, the error beside it.
+   * it has the focus and, once left, shows the value on its way or the live one, the error beside
+   * it until an edit of yours is applied (`left`).
    */
   refuseTyped(pointer, problem) {
     this.sender(pointer).cancel();
     this.setError(pointer, problem);
-    this.keptRefused.add(pointer);
+    this.refusedHere.add(pointer);
   }
 
   number(schema, value, pointer, options) {
@@ -374,7 +378,7 @@ export class Controls {
     const edited = (left) => {
       this.touch(pointer);
       this.typedAt = performance.now();
-      this.typingRun(pointer);
+      if (!left) this.typingRun(pointer);  // leaving the field is not typing (a pause would start a run)
       const text = input.value;
       if (!left && UNFINISHED_NUMBER.test(text.trim())) {
         // "-", "1.", "1e", "1e-": still being typed; nothing new to send or to complain about yet.
@@ -387,6 +391,9 @@ export class Controls {
         return;
       }
       this.clearError(pointer);
+      this.refusedHere.delete(pointer);
+      // Left as "7." after "7" went: nothing new to send (a version that changes nothing).
+      if (left && stringify(parsed.value) === stringify(this.editedFrom(pointer))) return;
       this.sender(pointer)(parsed.value);
     };
     input.addEventListener('input', () => edited(false));
@@ -632,12 +639,13 @@ export class Controls {
    * takes no test) while `version` is live (`base`).
    */
   send(pointer, value, condition) {
+    const undoGroup = this.typingRuns.get(pointer)?.group;
     if (pointer === '') {
       this.clearError(pointer);
-      return this.report(pointer, this.hooks.replace(value, condition?.version));
+      return this.report(pointer, this.hooks.replace(value, condition?.version, undoGroup));
     }
     const test = condition === undefined ? [] : [{ op: 'test', path: pointer, value: condition.value }, ...(condition.rows ?? [])];
-    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer, this.typingRuns.get(pointer)?.group);
+    return this.sendOps([...test, { op: 'replace', path: pointer, value }], pointer, undoGroup);
   }
 
   sendOps(operations, pointer, undoGroup = undefined) {
@@ -857,6 +865,16 @@ export class Controls {
   left(pointer) {
     if (document.activeElement?.dataset?.controlPointer === pointer && takesText(document.activeElement)) {
       this.focusedPointer ??= pointer;
+      return;
+    }
+    if (this.refusedHere.delete(pointer)) {
+      // Text the page refused: the field shows the value on its way, else the live one; the error
+      // stays until an edit of yours is applied, as a server's refusal's does.
+      this.keptRefused.delete(pointer);
+      const onItsWay = this.senders.get(pointer)?.latest();
+      if (onItsWay !== undefined) this.bindings.get(pointer)?.(onItsWay);
+      else this.showLive(pointer, this.hooks.liveProps?.());
+      this.serverErrors.add(pointer);
       return;
     }
     if (this.keptRefused.delete(pointer) && !this.senders.get(pointer)?.pending()) this.showLive(pointer, this.hooks.liveProps?.());

@@ -86,7 +86,8 @@ const controls = new Controls($('controls'), {
   // `undoGroup`: the run of typing the edit belongs to, one step for undo (controls.js, typingRun()).
   patch: (patch, pointer, undoGroup) => send({ type: 'patch', patch, ...(undoGroup && { undoGroup }) },
     { kind: 'patch', pointer, moves: patch.some((op) => op.op !== 'test' && op.op !== 'replace') }),
-  replace: (props, base) => send({ type: 'replace', props, ...(base !== undefined && { base }) }, { kind: 'patch', pointer: '' }),
+  replace: (props, base, undoGroup) => send({ type: 'replace', props, ...(base !== undefined && { base }), ...(undoGroup && { undoGroup }) },
+    { kind: 'patch', pointer: '' }),
   variantValue: (pointer, caseName) => variantValue(pointer, caseName),
   liveProps: () => current.state?.props,
   typed: (pointer, text) => {

@@ -8,6 +8,13 @@
 /// A message leaves the queue when it is handed to libwebsockets; from then on it can no longer be
 /// replaced. Pure value type: no sockets, no clock, so it is tested on its own.
 ///
+/// A message that depends on the previous one of its key (a state delta, which the reader applies to
+/// the state before it) cannot take a waiting message's place: the reader would miss what it builds
+/// on. Nor can it wait behind it (the queue would grow). So it is not queued, and the key's chain is
+/// broken (``EnqueueOutcome/chainBroken``: the sender should send one that depends on nothing);
+/// until such an independent message of the key comes, its dependent messages are dropped
+/// (``EnqueueOutcome/dropped``). The reader never gets one it cannot apply.
+///
 /// A ring buffer: a queue usually holds zero or one message, so a key is looked for by comparing the
 /// few waiting entries, and an index by key exists only while more than ``linearSearchLimit`` wait.
 struct OutboundQueue<Message, Key: Hashable> {
@@ -16,6 +23,11 @@ struct OutboundQueue<Message, Key: Hashable> {
         case appended
         /// Took the place of a waiting message with the same coalescing key.
         case replaced
+        /// A dependent message found a message of its key waiting: not queued, and the key's chain is
+        /// broken until an independent message of that key is enqueued.
+        case chainBroken
+        /// A dependent message of a key whose chain is broken: not queued.
+        case dropped
         /// Refused: `capacity` messages are already waiting.
         case overflow
     }
@@ -41,6 +53,8 @@ struct OutboundQueue<Message, Key: Hashable> {
     /// Sequence number of the waiting entry for each key, kept only while more than
     /// `linearSearchLimit` entries wait (nil otherwise).
     private var sequenceByKey: [Key: Int]?
+    /// Keys whose dependent messages are dropped until an independent one comes (``EnqueueOutcome/chainBroken``).
+    private var brokenChains: Set<Key> = []
 
     init(capacity: Int) {
         precondition(capacity > 0, "an outbound queue needs room for at least one message")
@@ -51,11 +65,21 @@ struct OutboundQueue<Message, Key: Hashable> {
     /// Whether keys are currently found through the index rather than by comparison (for tests).
     var isIndexed: Bool { sequenceByKey != nil }
 
-    /// Queues `message`, or replaces the waiting message with the same `key`.
-    mutating func enqueue(_ message: Message, key: Key? = nil) -> EnqueueOutcome {
-        if let key, let offset = offset(of: key) {
-            ring[slot(offset)]!.message = message
-            return .replaced
+    /// Queues `message`, or replaces the waiting message with the same `key`. `dependsOnPrevious`: the
+    /// message builds on the one of its key before it (see the type's notes).
+    mutating func enqueue(_ message: Message, key: Key? = nil, dependsOnPrevious: Bool = false) -> EnqueueOutcome {
+        if let key, dependsOnPrevious {
+            if brokenChains.contains(key) { return .dropped }
+            if offset(of: key) != nil {
+                brokenChains.insert(key)
+                return .chainBroken
+            }
+        } else if let key {
+            brokenChains.remove(key)
+            if let offset = offset(of: key) {
+                ring[slot(offset)]!.message = message
+                return .replaced
+            }
         }
         guard count < capacity else { return .overflow }
         if count == ring.count {

@@ -157,8 +157,10 @@ extension ServiceLoop {
     /// Mailbox `send`: queue one frame, shared by every target, and wake their writers.
     ///
     /// The per-target work is kept small, since a broadcast repeats it for every subscriber: the key is
-    /// interned and the frame built once per call. A message that depends on the previous one and took
-    /// a waiting message's place is reported to the delegate, for the connections it happened to.
+    /// interned and the frame built once per call. A message that depends on the previous one and found
+    /// a message of its key waiting is not queued, and is reported to the delegate, for the connections
+    /// it happened to; after that, such messages of that key are dropped for them until an independent
+    /// one comes (``OutboundQueue``).
     func enqueue(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String?, dependsOnPrevious: Bool = false) {
         let key = coalescingKey.map { coalescingKeys.key(for: $0) }
         let frame = OutboundFrame(text)
@@ -172,12 +174,12 @@ extension ServiceLoop {
             guard let connection = connections[id], let session = connection.webSocket, !session.isClosing else {
                 continue
             }
-            switch session.outbound.enqueue(frame, key: key) {
+            switch session.outbound.enqueue(frame, key: key, dependsOnPrevious: dependsOnPrevious) {
             case .appended where session.outbound.count == 1:
                 requestWritable(connection, session)
-            case .replaced:
-                if dependsOnPrevious { skipped.append(id) }
-            case .appended:
+            case .chainBroken:
+                skipped.append(id)
+            case .appended, .replaced, .dropped:
                 break
             case .overflow:
                 logger.info("closing websocket: send queue overflow", metadata: ["sb.conn": "\(id)"])

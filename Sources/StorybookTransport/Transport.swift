@@ -85,9 +85,10 @@ package final class Transport: Sendable {
     /// all of them.
     ///
     /// `dependsOnPrevious` marks a message that is not whole on its own (a state delta builds on the
-    /// state before it): when it replaces a waiting message with its key, that connection will never get
-    /// the message it builds on, and the delegate hears of it
-    /// (``TransportDelegate/transport(_:didSkipMessageBefore:for:)``) to send one that stands alone.
+    /// state before it): when a message with its key is still waiting for a connection, it is not
+    /// queued there (it could not take that one's place), nor are later ones with the key until one
+    /// that stands alone comes, and the delegate hears of it
+    /// (``TransportDelegate/transport(_:didSkipMessageBefore:for:)``) to send one (``OutboundQueue``).
     package func send(_ text: [UInt8], to ids: [ConnectionID], coalescingKey: String? = nil, dependsOnPrevious: Bool = false) {
         guard !ids.isEmpty else { return }
         post(.send(text, to: ids, coalescingKey: coalescingKey, dependsOnPrevious: dependsOnPrevious))

@@ -31,9 +31,10 @@ package protocol TransportDelegate: AnyObject, Sendable {
     /// sent to `id` from now on are dropped.
     func transport(_ transport: Transport, didClose id: ConnectionID)
 
-    /// A message sent with `dependsOnPrevious` took the place of a waiting message with the same
-    /// `coalescingKey` on `ids` (slow readers): they will not get the message it builds on. Send each a
-    /// message with that key that stands alone; it replaces the waiting one. The default does nothing.
+    /// A message sent with `dependsOnPrevious` found a message with the same `coalescingKey` waiting on
+    /// `ids` (slow readers): it was not queued, nor will later ones with that key be, until a message
+    /// with that key that stands alone is sent to them. Send each one; it replaces the waiting one.
+    /// The default does nothing.
     func transport(_ transport: Transport, didSkipMessageBefore coalescingKey: String, for ids: [ConnectionID])
 }
 

@@ -135,7 +135,7 @@ import Testing
         patch(profile, "/name", to: "Grace <Hopper>", from: bob)
         #expect(sink.types(for: alice) == ["state", "preview-field"])
         #expect(sink.types(for: carol) == ["state"])
-        #expect(sink.received(by: bob).isEmpty)
+        #expect(sink.types(for: bob) == ["applied"])  // not subscribed: no state, no field
         let state = try #require(messages(alice, "state").last)
         let field = try #require(messages(alice, "preview-field").last)
         #expect(state["version"] == 2 && field["version"] == 2)
@@ -196,7 +196,8 @@ import Testing
 
     /// A delta that replaced a state still waiting for a slow reader: the reader gets the whole live
     /// state and, since it may have missed the version its template was told for, its field of
-    /// that version; its next own edit of the field then brings the state alone again.
+    /// that version; its next own edit of the field then brings the state alone again. The whole
+    /// state names the change that made its version, as the delta it replaces did.
     @Test func aSkippedStateBringsTheFieldAgain() throws {
         subscribe(alice, to: profile, delta: true)
         focus(alice, on: profile, "/name")
@@ -205,6 +206,8 @@ import Testing
         hub.deltaSkippedState("state:\(profile)", for: [alice])
         #expect(sink.types(for: alice) == ["state", "preview-field"])
         #expect(messages(alice, "state").last?["delta"] == nil && messages(alice, "preview-field").last?["version"] == 2)
+        #expect(messages(alice, "state").last?["cause"]?["kind"] == "patch")
+        #expect(messages(alice, "state").last?["cause"]?["source"]?.stringValue == "ws:\(alice.raw)")
         sink.clear()
         patch(profile, "/name", to: "Gr", from: alice)
         #expect(sink.types(for: alice) == ["state"])

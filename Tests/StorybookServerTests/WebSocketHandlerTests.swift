@@ -58,11 +58,17 @@ import Testing
         }
     }
 
+    /// An edit needs no subscription; its sender, hearing no state of the story, gets an `applied`
+    /// with the version (a subscriber learns it from the state, and gets no `applied`).
     @Test func editsNeedNoSubscription() {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
         send(#"{"type": "reset", "story": "profile-user-profile--default", "ref": "script"}"#, from: bob)
         #expect(last(alice)?["version"] == 2)
-        #expect(sink.received(by: bob).isEmpty)
+        #expect(sink.received(by: bob) == [["type": "applied", "story": "profile-user-profile--default", "version": 2, "ref": "script"]])
+        send(#"{"type": "dispatch", "story": "profile-user-profile--default", "command": "nothing-suggested"}"#, from: bob)
+        #expect(last(bob) == ["type": "applied", "story": "profile-user-profile--default", "version": 2])
+        send(#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "replace", "path": "/name", "value": "A"}], "ref": "a"}"#, from: alice)
+        #expect(sink.types(for: alice) == ["state", "presence", "state", "action", "state"])
     }
 
     @Test(arguments: [
@@ -76,11 +82,15 @@ import Testing
         (#"{"type": "replace", "story": "profile-user-profile--default", "ref": "r"}"#, "bad-message", "/props", "r"),
         (#"{"type": "replace", "ref": "r"}"#, "bad-message", "/story", "r"),
         (#"{"type": "patch"}"#, "bad-message", "/story", nil),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": {"op": "remove", "path": "/name"}, "ref": "r"}"#, "bad-message", "/patch", "r"),
         (#"{"type": "seek"}"#, "bad-message", "/story", nil),
         (#"{"type": "reset", "story": "profile-user-profile--default", "ref": 7}"#, "bad-message", "/ref", nil),
         (#"{"type": "fly", "story": "profile-user-profile--default", "ref": "r"}"#, "unknown-type", "/type", "r"),
         (#"{"type": "unsubscribe", "story": "profile-user-profile--default"}"#, "not-subscribed", nil, nil),
+        (#"{"type": "unsubscribe", "story": "profile-user-profile--default", "ref": "r"}"#, "not-subscribed", nil, "r"),
         (#"{"type": "subscribe", "story": "nope--nope"}"#, "not-found", nil, nil),
+        (#"{"type": "subscribe", "story": "nope--nope", "ref": "r"}"#, "not-found", nil, "r"),
+        (#"{"type": "focus", "story": "nope--nope", "path": "/name", "ref": "r"}"#, "not-found", nil, "r"),
         (#"{"type": "reset", "story": "profile-user-profile--default", "base": 5, "ref": "r"}"#, "conflict", nil, "r"),
         (#"{"type": "replace", "story": "profile-user-profile--default", "props": {"name": 1}, "ref": "r"}"#, "invalid-props", "/name", "r"),
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "test", "path": "/name", "value": "no"}], "ref": "r"}"#, "test-failed", "/name", "r"),
@@ -89,6 +99,11 @@ import Testing
         (#"{"type": "undo", "story": "profile-user-profile--default", "base": "1"}"#, "bad-message", "/base", nil),
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [], "undoGroup": 7, "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
         (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [], "undoGroup": "", "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
+        (#"{"type": "patch", "story": "profile-user-profile--default", "patch": [], "undoGroup": "\#(String(repeating: "😀", count: 33))", "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
+        (#"{"type": "replace", "story": "profile-user-profile--default", "props": {}, "undoGroup": 1, "ref": "r"}"#, "bad-message", "/undoGroup", "r"),
+        (#"{"type": "reset", "story": "profile-user-profile--default", "base": -1, "ref": "r"}"#, "bad-message", "/base", "r"),
+        (#"{"type": "history", "story": "profile-user-profile--default", "since": -1, "ref": "r"}"#, "bad-message", "/since", "r"),
+        (#"{"type": "seek", "story": "profile-user-profile--default", "version": -2, "ref": "r"}"#, "bad-message", "/version", "r"),
     ])
     func errorsGoToTheSenderAloneAndChangeNothing(message: String, code: String, path: String?, ref: String?) {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: bob)

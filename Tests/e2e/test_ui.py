@@ -221,6 +221,23 @@ def test_integer_controls_refuse_fractions_and_enums_and_unions_edit(fresh_serve
     year.press("Tab")
     expect(year).to_have_value("2005")
     expect(page.locator('.field[data-pointer="/movie/year"] .field-error')).to_contain_text("expected an integer")
+    # Left as "7." after "7" went, a number field sends nothing more (no version that changes nothing).
+    rating = control(page, "/movie/rating")
+    rating.fill("7")
+    assert wait_for(lambda: live(fresh_server, "media-movie-detail--default")["props"]["movie"]["rating"] == 7)
+    version = live(fresh_server, "media-movie-detail--default")["version"]
+    rating.press("End")
+    rating.press(".")
+    rating.press("Tab")
+    expect(rating).to_have_value("7")
+    page.wait_for_timeout(400)
+    assert live(fresh_server, "media-movie-detail--default")["version"] == version
+    # The rating's edit was the user's and applied: the year's error is gone, and its field follows
+    # the live value again.
+    expect(page.locator('.field[data-pointer="/movie/year"] .field-error')).to_have_text("")
+    requests.patch(f"{fresh_server.url}/api/stories/media-movie-detail--default/props", timeout=10,
+                   json=[{"op": "replace", "path": "/movie/year", "value": 2010}])
+    expect(year).to_have_value("2010")
     year.fill("1999")
     expect(preview(page).locator(".sb-badge").first).to_have_text("1999")
 
@@ -461,7 +478,8 @@ def test_undo_takes_back_a_run_of_typing_at_once(fresh_server, ui):
     versions = live(fresh_server, story)["version"]
     assert versions >= 5, versions   # sent as typed, a version per keystroke (some coalesced)
     page.locator("#undo").click()
-    expect(preview(page).locator("h2")).to_have_text("Grace")
+    expect(control(page, "/name")).to_have_value("Grace")
+    assert wait_for(lambda: live(fresh_server, story)["props"]["name"] == "Grace")
     page.locator("#undo").click()
     expect(preview(page).locator("h2")).to_have_text("Ada Lovelace")
     expect(control(page, "/name")).to_have_value("Ada Lovelace")

@@ -126,6 +126,33 @@ def type_with_one_edit_in_flight(page, answers, pointer, keys):
     return field
 
 
+# MARK: - Text the page refuses itself
+
+
+def test_text_the_page_refuses_left_while_an_edit_is_on_its_way_shows_that_edit(fresh_server, ui):
+    """On a slow connection the user types "1x" at the end of a movie's year: "20051" goes (its
+    answer held back) and the page refuses "20051x" itself. Left, the field shows the value on its
+    way, the error beside it; the answer does not bring the refused text back, and as it is an edit of
+    the user's applied, the error goes with it, as a server refusal's would. (Before, the field kept
+    "20051x" after it was left.)"""
+    story = "media-movie-detail--default"
+    page = ui.new_page()
+    answers = Answers(page)
+    ui.open(fresh_server, story, page=page)
+    year = type_with_one_edit_in_flight(page, answers, "/movie/year", "1x")
+    error = page.locator('.field[data-pointer="/movie/year"] .field-error')
+    expect(error).to_contain_text("integer")
+    year.press("Tab")
+    expect(year).to_have_value("20051")
+    expect(error).to_contain_text("integer")
+    answers.release()
+    answers.settle()
+    assert live(fresh_server, story)["props"]["movie"]["year"] == 20051
+    expect(error).to_have_text("")
+    expect(year).to_have_value("20051")
+    expect(preview(page).locator(".sb-badge").first).to_have_text("20051")
+
+
 # MARK: - Keystrokes waiting behind an edit in flight, then another action
 
 

@@ -157,7 +157,7 @@ package struct StorySession: Sendable {
         let kept = validated.props.storageAddress.map { $0 == candidate.storageAddress } ?? false
         return .success(PreparedChange(
             validated: validated, entry: entry, measuredWeight: kept ? MeasuredWeight(weight: weight, limit: limit) : nil,
-            undoGroup: undoGroup.map { OpenUndoGroup(name: $0, source: source) }))
+            undoGroup: undoGroup.map { OpenUndoGroup(name: $0, source: source.description) }))
     }
 
     /// The recorded props an undo, redo or seek goes back to; when there are none, the error that says
@@ -231,11 +231,11 @@ package struct PreparedChange: Sendable {
     package var props: JSONValue { validated.props }
 }
 
-/// An undo group's name and the source whose changes it groups (another source's change in the
-/// same group ends it).
+/// An undo group's name and the source whose changes it groups (`ws:2`; another source's change in
+/// the same group ends it).
 struct OpenUndoGroup: Sendable, Equatable {
     let name: String
-    let source: ChangeSource
+    let source: String
 }
 
 /// A document's weight (see ``JSONSizeLimit``), measured within `limit`'s weight and depth.

@@ -6,7 +6,8 @@ protocol MessageSink: Sendable {
     func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String?)
 
     /// The same for a message that builds on the one sent before it with its key (a state delta):
-    /// when it replaces a waiting message, the transport reports it so that a whole one follows.
+    /// when one of its key is still waiting, the transport does not queue it, nor the next of that key,
+    /// and reports it so that a whole one follows.
     func send(_ text: [UInt8], to connections: [ConnectionID], coalescingKey: String, dependsOnPrevious: Bool)
 }
 

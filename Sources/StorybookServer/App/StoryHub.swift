@@ -264,6 +264,12 @@ final class StoryHub {
         return sessions[storyID]
     }
 
+    /// Whether a connection is subscribed to a story.
+    func isSubscribed(_ connection: ConnectionID, to storyID: String) -> Bool {
+        assertOnQueue()
+        return subscriptions[connection]?.contains(storyID) == true
+    }
+
     /// The stories a connection is subscribed to.
     func stories(subscribedBy connection: ConnectionID) -> Set<String> {
         assertOnQueue()
@@ -298,12 +304,15 @@ final class StoryHub {
     /// Sends a story's live state to one connection, replacing an older state still queued for it, and
     /// then the field it focuses for that version: a state sent this way (a subscription's, or one in
     /// place of a skipped delta) may not follow the version the connection was last told of.
-    func sendState(of storyID: String, to connection: ConnectionID) {
+    /// `withCause`: the state names the change that made its version (a subscription's first state
+    /// does not).
+    func sendState(of storyID: String, to connection: ConnectionID, withCause: Bool = false) {
         assertOnQueue()
+        let cause = withCause ? sessions[storyID]?.history.entries.last.map(SerializedEntry.init) : nil
         if let environment = environments[connection], let session = sessions[storyID] {
-            sink.send(StateMessage(session, environment: environment).message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+            sink.send(StateMessage(session, environment: environment).message(cause: cause), to: [connection], coalescingKey: Self.stateKey(storyID))
         } else if let state = liveStates.state(storyID) {
-            sink.send(state.message(cause: nil), to: [connection], coalescingKey: Self.stateKey(storyID))
+            sink.send(state.message(cause: cause), to: [connection], coalescingKey: Self.stateKey(storyID))
         } else {
             return
         }
@@ -314,14 +323,15 @@ final class StoryHub {
     private static func stateKey(_ storyID: String) -> String { stateKeyPrefix + storyID }
     private static let stateKeyPrefix = "state:"
 
-    /// A delta replaced a state still waiting for `connections` (slow readers), so they miss the state it
-    /// builds on: each gets the whole live state, which replaces the waiting delta (and its field).
+    /// A delta found a state still waiting for `connections` (slow readers) and was not sent, nor will
+    /// their later deltas of the story be: each gets the whole live state, which replaces the waiting
+    /// state (and its field).
     func deltaSkippedState(_ coalescingKey: String, for connections: [ConnectionID]) {
         assertOnQueue()
         guard coalescingKey.hasPrefix(Self.stateKeyPrefix) else { return }
         let storyID = String(coalescingKey.dropFirst(Self.stateKeyPrefix.count))
         for connection in connections where subscriptions[connection]?.contains(storyID) == true {
-            sendState(of: storyID, to: connection)
+            sendState(of: storyID, to: connection, withCause: true)
         }
     }
 

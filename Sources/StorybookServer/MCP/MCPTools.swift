@@ -132,7 +132,7 @@ struct MCPTools {
             return try validate(reader)
         case "edit_story":
             let story = try reader.string("story")
-            let base = try reader.optionalInt("base")
+            let base = try reader.optionalVersion("base")
             let edit: Edit
             var focus: String?
             switch (reader.fields["props"], reader.fields["patch"]) {
@@ -159,12 +159,12 @@ struct MCPTools {
             return changed(try hub.dispatch(invocation, to: story, source: client.source).get())
         case "undo", "redo":
             let story = try reader.string("story")
-            let base = try reader.optionalInt("base")
+            let base = try reader.optionalVersion("base")
             visit(story, client: client)
             return changed(try hub.apply(name == "undo" ? .undo : .redo, to: story, base: base, source: client.source).get())
         case "read_history":
             let session = try session(reader, client: client)
-            let history = HistoryMessage.json(session, since: try reader.optionalInt("since"))
+            let history = HistoryMessage.json(session, since: try reader.optionalVersion("since"))
             let lines = (history["entries"]?.arrayValue ?? []).map { entry in
                 let who = entry["author"]?["name"]?.stringValue.map { " by \($0)" } ?? ""
                 return "v\(entry["version"]?.integerValue ?? 0) \(entry["kind"]?.stringValue ?? "") from \(entry["source"]?.stringValue ?? "")\(who): \(entry["patch"]?.serialized() ?? "[]")"

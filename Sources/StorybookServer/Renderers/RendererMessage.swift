@@ -42,7 +42,7 @@ enum RendererMessage: Equatable {
             return .show(renderer: try reader.string("renderer"), story: try reader.string("story"), ref: try reader.optionalString("ref"))
         case "rendered":
             let story = try reader.string("story")
-            guard let version = try reader.optionalInt("version") else {
+            guard let version = try reader.optionalVersion("version") else {
                 throw APIError(.badMessage, "missing field version", path: "/version")
             }
             let content = RendererReport.Content(

@@ -5,10 +5,10 @@ import PropsCatalog
 enum ClientMessage: Equatable {
     /// `environment`: the one this connection's states are rendered in from now on (default when absent);
     /// `delta`: later states of the story in the default environment come as deltas.
-    case subscribe(story: String, environment: ViewEnvironment, delta: Bool)
-    case unsubscribe(story: String)
-    case replace(story: String, props: JSONValue, base: Int?, ref: String?)
-    /// `undoGroup`: a run of typing in one field, one step for undo (`StorySession.prepare`).
+    case subscribe(story: String, environment: ViewEnvironment, delta: Bool, ref: String?)
+    case unsubscribe(story: String, ref: String?)
+    /// `undoGroup` (here and in `patch`): a run of typing in one field, one step for undo (`StorySession.prepare`).
+    case replace(story: String, props: JSONValue, base: Int?, ref: String?, undoGroup: String?)
     case patch(story: String, patch: JSONPatch, base: Int?, ref: String?, undoGroup: String?)
     case reset(story: String, base: Int?, ref: String?)
     case dispatch(story: String, invocation: CommandInvocation, ref: String?)
@@ -21,7 +21,7 @@ enum ClientMessage: Equatable {
     /// Who the client is, for presence and attribution.
     case identify(ChangeAuthor)
     /// The field the client is editing on a story; nil clears it.
-    case focus(story: String, path: JSONPointer?)
+    case focus(story: String, path: JSONPointer?, ref: String?)
     /// The renderer protocol (`renderer`, `show`, `rendered`).
     case renderer(RendererMessage)
 
@@ -59,36 +59,40 @@ enum ClientMessage: Equatable {
         let ref = try reader.optionalString("ref")
         switch name {
         case "subscribe":
-            return .subscribe(story: try reader.string("story"), environment: try reader.environment(), delta: try reader.optionalBool("delta") ?? false)
-        case "unsubscribe": return .unsubscribe(story: try reader.string("story"))
+            return .subscribe(story: try reader.string("story"), environment: try reader.environment(),
+                              delta: try reader.optionalBool("delta") ?? false, ref: ref)
+        case "unsubscribe": return .unsubscribe(story: try reader.string("story"), ref: ref)
         case "replace":
             let story = try reader.string("story")
             guard let props = fields["props"] else { throw APIError(.badMessage, "missing field props", path: "/props") }
-            return .replace(story: story, props: props, base: try reader.optionalInt("base"), ref: ref)
+            return .replace(story: story, props: props, base: try reader.optionalVersion("base"), ref: ref, undoGroup: try undoGroup(reader))
         case "patch":
             let story = try reader.string("story")
             guard let operations = fields["patch"] else { throw APIError(.badMessage, "missing field patch", path: "/patch") }
+            guard case .array = operations else {
+                throw APIError(.badMessage, "patch must be an array of operations, found \(operations.kindDescription)", path: "/patch")
+            }
             let patch: JSONPatch
             do {
                 patch = try JSONPatch(json: operations)
             } catch {
                 throw APIError(.invalidPatch, error.message, path: error.path)
             }
-            return .patch(story: story, patch: patch, base: try reader.optionalInt("base"), ref: ref, undoGroup: try undoGroup(reader))
+            return .patch(story: story, patch: patch, base: try reader.optionalVersion("base"), ref: ref, undoGroup: try undoGroup(reader))
         case "reset":
-            return .reset(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
+            return .reset(story: try reader.string("story"), base: try reader.optionalVersion("base"), ref: ref)
         case "dispatch":
             let story = try reader.string("story")
             let command = Command(try reader.string("command"))
             return .dispatch(story: story, invocation: CommandInvocation(command, payload: fields["payload"]), ref: ref)
-        case "undo": return .undo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
-        case "redo": return .redo(story: try reader.string("story"), base: try reader.optionalInt("base"), ref: ref)
+        case "undo": return .undo(story: try reader.string("story"), base: try reader.optionalVersion("base"), ref: ref)
+        case "redo": return .redo(story: try reader.string("story"), base: try reader.optionalVersion("base"), ref: ref)
         case "seek":
             let story = try reader.string("story")
-            guard let version = try reader.optionalInt("version") else { throw APIError(.badMessage, "missing field version", path: "/version") }
-            return .seek(story: story, version: version, base: try reader.optionalInt("base"), ref: ref)
+            guard let version = try reader.optionalVersion("version") else { throw APIError(.badMessage, "missing field version", path: "/version") }
+            return .seek(story: story, version: version, base: try reader.optionalVersion("base"), ref: ref)
         case "history":
-            return .history(story: try reader.string("story"), since: try reader.optionalInt("since"), ref: ref)
+            return .history(story: try reader.string("story"), since: try reader.optionalVersion("since"), ref: ref)
         case "replay":
             return .replay(story: try reader.string("story"), request: .object(fields), ref: ref)
         case "replay-stop":
@@ -106,18 +110,18 @@ enum ClientMessage: Equatable {
                     throw APIError(.badMessage, "path must be a JSON Pointer (\"/name\") or null: \(error.reason)", path: "/path")
                 }
             }
-            return .focus(story: try reader.string("story"), path: path)
+            return .focus(story: try reader.string("story"), path: path, ref: ref)
         default:
             if let message = try RendererMessage.parse(type: name, reader) { return .renderer(message) }
             throw APIError(.unknownType, "unknown message type '\(name)'", path: "/type")
         }
     }
 
-    /// A patch's optional `undoGroup`: a name of 1 to 64 characters.
+    /// An edit's optional `undoGroup`: a name of 1 to 64 UTF-16 code units (a JavaScript string's length).
     private static func undoGroup(_ reader: FieldReader) throws(APIError) -> String? {
         guard let name = try reader.optionalString("undoGroup") else { return nil }
-        guard (1...64).contains(name.count) else {
-            throw APIError(.badMessage, "undoGroup has 1 to 64 characters, found \(name.count)", path: "/undoGroup")
+        guard (1...64).contains(name.utf16.count) else {
+            throw APIError(.badMessage, "undoGroup has 1 to 64 UTF-16 code units, found \(name.utf16.count)", path: "/undoGroup")
         }
         return name
     }
@@ -200,6 +204,16 @@ struct FieldReader {
             throw APIError(.badMessage, "\(name) must be an integer, found \(Self.describe(value))", path: "/\(name)")
         }
         return result
+    }
+
+    /// A version number member (`base`, `since`, a seek's `version`): a whole number from 0, as HTTP's
+    /// `?base=` and `?since=` take; nil when absent.
+    func optionalVersion(_ name: String) throws(APIError) -> Int? {
+        guard let value = try optionalInt(name) else { return nil }
+        guard value >= 0 else {
+            throw APIError(.badMessage, "\(name) must be a version number (a whole number from 0), found \(value)", path: "/\(name)")
+        }
+        return value
     }
 
     /// A number as it was sent ("1.5", "1e400"), anything else by its kind, for error messages.

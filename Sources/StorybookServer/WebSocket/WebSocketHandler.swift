@@ -49,7 +49,7 @@ struct WebSocketHandler {
     private func handle(_ message: ClientMessage, from connection: ConnectionID) {
         let source = ChangeSource.webSocket(connection.raw, author: presence.author(of: connection))
         switch message {
-        case .subscribe(let story, let environment, let delta):
+        case .subscribe(let story, let environment, let delta, let ref):
             switch hub.subscribe(connection, to: story, environment: environment, delta: delta) {
             case .success:
                 hub.sendState(of: story, to: connection)  // and the field it focuses
@@ -57,25 +57,25 @@ struct WebSocketHandler {
                 presence.publish(story)
                 renderers.sendReports(of: story, to: connection)
             case .failure(let error):
-                reject(error, ref: nil, story: story, to: connection)
+                reject(error, ref: ref, story: story, to: connection)
             }
-        case .unsubscribe(let story):
+        case .unsubscribe(let story, let ref):
             if hub.unsubscribe(connection, from: story) {
                 presence.publish(story)
             } else {
-                reject(APIError(.notSubscribed, "not subscribed to '\(story)'"), ref: nil, story: story, to: connection)
+                reject(APIError(.notSubscribed, "not subscribed to '\(story)'"), ref: ref, story: story, to: connection)
             }
         case .identify(let author):
             presence.identify(connection, as: author)
-        case .focus(let story, let path):
+        case .focus(let story, let path, let ref):
             guard hub.catalog.story(id: story) != nil else {
-                reject(APIError(.notFound, "unknown story '\(story)'"), ref: nil, story: story, to: connection)
+                reject(APIError(.notFound, "unknown story '\(story)'"), ref: ref, story: story, to: connection)
                 return
             }
             presence.focus(connection, story: story, path: path?.description)
             hub.focus(connection, story: story, pointer: path)
-        case .replace(let story, let props, let base, let ref):
-            edit(.replace(props), story: story, base: base, ref: ref, source: source, connection: connection)
+        case .replace(let story, let props, let base, let ref, let undoGroup):
+            edit(.replace(props), story: story, base: base, ref: ref, undoGroup: undoGroup, source: source, connection: connection)
         case .patch(let story, let patch, let base, let ref, let undoGroup):
             edit(.patch(patch), story: story, base: base, ref: ref, undoGroup: undoGroup, source: source, connection: connection)
         case .reset(let story, let base, let ref):
@@ -87,9 +87,7 @@ struct WebSocketHandler {
         case .seek(let story, let version, let base, let ref):
             edit(.seek(version: version), story: story, base: base, ref: ref, source: source, connection: connection)
         case .dispatch(let story, let invocation, let ref):
-            if case .failure(let error) = hub.dispatch(invocation, to: story, source: source, ref: ref) {
-                reject(error, ref: ref, story: story, to: connection)
-            }
+            answer(hub.dispatch(invocation, to: story, source: source, ref: ref), story: story, ref: ref, to: connection)
         case .replay(let story, let request, let ref):
             if case .failure(let error) = replays.start(story: story, request: request) {
                 reject(error, ref: ref, story: story, to: connection)
@@ -116,8 +114,21 @@ struct WebSocketHandler {
     }
 
     private func edit(_ edit: Edit, story: String, base: Int?, ref: String?, undoGroup: String? = nil, source: ChangeSource, connection: ConnectionID) {
-        if case .failure(let error) = hub.apply(edit, to: story, base: base, source: source, ref: ref, undoGroup: undoGroup, by: connection) {
+        answer(hub.apply(edit, to: story, base: base, source: source, ref: ref, undoGroup: undoGroup, by: connection),
+               story: story, ref: ref, to: connection)
+    }
+
+    /// The sender of an edit hears of its refusal (`error`); of its success from the state it brings
+    /// when subscribed to the story, else from an `applied` with the live version.
+    private func answer(_ result: Result<StorySession, APIError>, story: String, ref: String?, to connection: ConnectionID) {
+        switch result {
+        case .failure(let error):
             reject(error, ref: ref, story: story, to: connection)
+        case .success(let session):
+            guard !hub.isSubscribed(connection, to: story) else { return }
+            var members: [String: JSONValue] = ["type": "applied", "story": .string(story), "version": .integer(Int64(session.version))]
+            if let ref { members["ref"] = .string(ref) }
+            hub.send(.object(members), to: connection)
         }
     }
 
