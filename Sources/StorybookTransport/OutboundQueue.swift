@@ -75,7 +75,7 @@ struct OutboundQueue<Message, Key: Hashable> {
                 return .chainBroken
             }
         } else if let key {
-            brokenChains.remove(key)
+            if !brokenChains.isEmpty { brokenChains.remove(key) }
             if let offset = offset(of: key) {
                 ring[slot(offset)]!.message = message
                 return .replaced
