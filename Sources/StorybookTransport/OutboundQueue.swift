@@ -118,6 +118,7 @@ struct OutboundQueue<Message, Key: Hashable> {
         headSequence += count
         count = 0
         sequenceByKey = nil
+        brokenChains.removeAll()
     }
 
     /// Ring position of the entry `offset` places after the oldest.

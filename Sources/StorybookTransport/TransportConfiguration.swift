@@ -31,8 +31,8 @@ package struct TransportConfiguration: Sendable {
     /// close frame could get through its full socket), so one stuck reader never holds up the others.
     package var slowClientTimeout: Duration
     /// The most messages that may wait to be written to one WebSocket. Messages sent with a coalescing
-    /// key replace their waiting predecessor and never add to the count; a connection that would go over
-    /// the bound is closed (1008).
+    /// key replace their waiting predecessor (or, depending on it, are not queued: ``OutboundQueue``)
+    /// and never add to the count; a connection that would go over the bound is closed (1008).
     package var maxQueuedMessages: Int
     /// The only path on which WebSocket upgrades are accepted; upgrades elsewhere are answered 404.
     package var webSocketPath: String

@@ -113,6 +113,11 @@ import Testing
         #expect(refused?["structuredContent"]?["error"] == ["code": "invalid-props", "path": "/name", "message": "expected a string, found a number"])
         let conflict = call("edit_story", #"{"story": "\#(story)", "base": 1, "patch": []}"#, session: session)
         #expect(conflict?["structuredContent"]?["error"]?["code"] == "conflict")
+        let notAnArray = call("edit_story", #"{"story": "\#(story)", "patch": {"op": "remove", "path": "/name"}}"#, session: session)
+        #expect(notAnArray?["structuredContent"]?["error"]?["code"] == "bad-message")
+        #expect(notAnArray?["structuredContent"]?["error"]?["path"] == "/patch")
+        let negativeBase = call("edit_story", #"{"story": "\#(story)", "base": -1, "patch": []}"#, session: session)
+        #expect(negativeBase?["structuredContent"]?["error"]?["path"] == "/base")
         #expect(try hub.session(story).get().version == 2, "refused edits change nothing")
 
         let undone = call("undo", #"{"story": "\#(story)"}"#, session: session)

@@ -59,16 +59,19 @@ import Testing
     }
 
     /// An edit needs no subscription; its sender, hearing no state of the story, gets an `applied`
-    /// with the version (a subscriber learns it from the state, and gets no `applied`).
+    /// with the version when the edit has a ref (a subscriber learns it from the state, and gets no
+    /// `applied`; a script that sends no ref may never read, and gets nothing).
     @Test func editsNeedNoSubscription() {
         send(#"{"type": "subscribe", "story": "profile-user-profile--default"}"#, from: alice)
         send(#"{"type": "reset", "story": "profile-user-profile--default", "ref": "script"}"#, from: bob)
         #expect(last(alice)?["version"] == 2)
         #expect(sink.received(by: bob) == [["type": "applied", "story": "profile-user-profile--default", "version": 2, "ref": "script"]])
-        send(#"{"type": "dispatch", "story": "profile-user-profile--default", "command": "nothing-suggested"}"#, from: bob)
-        #expect(last(bob) == ["type": "applied", "story": "profile-user-profile--default", "version": 2])
+        send(#"{"type": "dispatch", "story": "profile-user-profile--default", "command": "nothing-suggested", "ref": "d"}"#, from: bob)
+        #expect(last(bob) == ["type": "applied", "story": "profile-user-profile--default", "version": 2, "ref": "d"])
+        send(#"{"type": "reset", "story": "profile-user-profile--default"}"#, from: bob)
+        #expect(sink.received(by: bob).count == 2)
         send(#"{"type": "patch", "story": "profile-user-profile--default", "patch": [{"op": "replace", "path": "/name", "value": "A"}], "ref": "a"}"#, from: alice)
-        #expect(sink.types(for: alice) == ["state", "presence", "state", "action", "state"])
+        #expect(sink.types(for: alice) == ["state", "presence", "state", "action", "state", "state"])
     }
 
     @Test(arguments: [

@@ -752,10 +752,11 @@ def apply_delta_as_a_client(held, message):
             "props": props, "text": splice(held["text"], message["delta"]["text"]), "html": splice(held["html"], message["delta"]["html"])}
 
 
-def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replaces_one_it_needed(list_server):
+def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_finds_one_waiting(list_server):
     """A subscriber that stops reading while edits go on: its socket fills, the server keeps one state
-    waiting for it and replaces it with each newer one. A delta that replaces a waiting state is
-    followed by the whole state, so a client that never subscribes again still ends on the live state."""
+    waiting for it and replaces it with each newer one. A delta that finds a state waiting is not sent,
+    nor are the story's later deltas, until the whole state: a client that never subscribes again ends
+    on the live state and is never sent a delta it cannot apply."""
     sock = ws_raw(list_server, receive_buffer=4096)
     sock.sendall(client_frame(1, json.dumps({"type": "subscribe", "story": LONG_LIST, "delta": True}).encode()))
     time.sleep(0.3)
@@ -784,6 +785,7 @@ def test_a_slow_reader_taking_deltas_is_sent_the_whole_state_when_a_delta_replac
     assert held is not None and held["version"] == live_state["version"], (held and held["version"], live_state["version"], whole, applied, refused)
     assert held["props"] == live_state["props"] and held["text"] == live_state["text"] and held["html"] == live_state["html"]
     assert whole >= 2, (whole, applied, refused)  # the first, and at least one sent after a skipped state
+    assert refused == 0, (whole, applied, refused)
     sock.close()
 
 

@@ -146,7 +146,7 @@ extension ReplayController {
                     throw APIError(error)
                 }
             } else {
-                let from = try reader.optionalInt("from"), to = try reader.optionalInt("to")
+                let from = try reader.optionalVersion("from"), to = try reader.optionalVersion("to")
                 do throws(RecordingError) {
                     recording = try Recording(session, from: from, to: to)
                 } catch {

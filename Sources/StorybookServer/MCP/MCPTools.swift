@@ -139,6 +139,9 @@ struct MCPTools {
             case (let props?, nil):
                 edit = .replace(props)
             case (nil, let operations?):
+                guard case .array = operations else {
+                    throw APIError(.badMessage, "patch must be an array of operations, found \(operations.kindDescription)", path: "/patch")
+                }
                 let patch: JSONPatch
                 do throws(JSONPatchError) {
                     patch = try JSONPatch(json: operations)

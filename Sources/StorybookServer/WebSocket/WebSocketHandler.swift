@@ -119,16 +119,15 @@ struct WebSocketHandler {
     }
 
     /// The sender of an edit hears of its refusal (`error`); of its success from the state it brings
-    /// when subscribed to the story, else from an `applied` with the live version.
+    /// when subscribed to the story, else, when the edit has a `ref` to answer, from an `applied` with
+    /// the live version (a script that edits without a ref, and may never read, is sent nothing).
     private func answer(_ result: Result<StorySession, APIError>, story: String, ref: String?, to connection: ConnectionID) {
         switch result {
         case .failure(let error):
             reject(error, ref: ref, story: story, to: connection)
         case .success(let session):
-            guard !hub.isSubscribed(connection, to: story) else { return }
-            var members: [String: JSONValue] = ["type": "applied", "story": .string(story), "version": .integer(Int64(session.version))]
-            if let ref { members["ref"] = .string(ref) }
-            hub.send(.object(members), to: connection)
+            guard let ref, !hub.isSubscribed(connection, to: story) else { return }
+            hub.send(["type": "applied", "story": .string(story), "version": .integer(Int64(session.version)), "ref": .string(ref)], to: connection)
         }
     }
 
