@@ -183,6 +183,21 @@ import Testing
         #expect(session.history.entries.last?.kind == .undo)  // every keystroke is still its own version
     }
 
+    /// A run of typing longer than the history keeps: once the version before it is dropped, the run
+    /// goes on as a new step, so undo never finds nothing to go back to right after typing.
+    @Test func anUndoGroupLongerThanTheHistoryKeepsSomethingToUndo() throws {
+        var session = try StorySession(story: #require(catalog.story(id: "profile-user-profile--default")), history: StoryHistory(capacity: 10))
+        var typed = ""
+        for letter in "abcdefghijklmnopqrstuvwxyz" {
+            typed.append(letter)
+            let patch = try JSONPatch(json: [["op": "replace", "path": "/name", "value": .string(typed)]])
+            _ = try change(session.apply(.patch(patch), source: .webSocket(1), undoGroup: "run"))
+            #expect(session.canUndo, "after \(typed)")
+        }
+        let undone = try change(session.apply(.undo, source: .webSocket(1)))
+        #expect(undone.props["name"]?.stringValue.map { $0.count < 26 && "abcdefghijklmnopqrstuvwxyz".hasPrefix($0) } == true)
+    }
+
     @Test func dispatchGoesThroughSuggestionAndValidation() throws {
         var session = try session("auth-login--empty")
         let typed = try change(session.apply(.dispatch(CommandInvocation("username.update", payload: "ada")), source: .webSocket(1)))

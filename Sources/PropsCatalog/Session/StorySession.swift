@@ -190,6 +190,7 @@ package struct StorySession: Sendable {
     package mutating func commit(_ prepared: PreparedChange) -> Change {
         let previous = version
         let entry = prepared.entry
+        let continuesGroup = prepared.undoGroup != nil && prepared.undoGroup == openUndoGroup
         precondition(entry.version == previous + 1, "a prepared change must be committed on the version it was prepared from")
         switch entry.kind {
         case .undo:
@@ -203,7 +204,7 @@ package struct StorySession: Sendable {
         default:  // a replay's step too: each is a change, which undo takes back one at a time
             // A change that continues the group of the one before it leaves the undo target where
             // the group began (the redo stack was emptied by the group's first change).
-            if prepared.undoGroup == nil || prepared.undoGroup != openUndoGroup {
+            if !continuesGroup {
                 undoStack.append(previous)
                 redoStack.removeAll()
             }
@@ -215,6 +216,9 @@ package struct StorySession: Sendable {
         measuredWeight = prepared.measuredWeight
         projections = Projections(prepared.validated.view, reusing: projections)
         history.record(entry, props: props)
+        // A run so long that the history dropped the version before it goes on as a new step from
+        // the version before this change, so that undo always has a recorded version to go back to.
+        if continuesGroup, !canUndo { undoStack.append(previous) }
         return Change(storyID: story.id, version: version, props: props, projections: projections, entry: entry)
     }
 }
