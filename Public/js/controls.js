@@ -340,16 +340,13 @@ export class Controls {
   }
 
   textEdited(pointer, input, check) {
-    this.touch(pointer);
-    this.typedAt = performance.now();
-    this.typingRun(pointer);
+    this.keyed(pointer);
     const problem = check ? check(input.value) : null;
     if (problem) {
       this.refuseTyped(pointer, problem);
       return;
     }
-    this.clearError(pointer);
-    this.refusedHere.delete(pointer);
+    this.takeTyped(pointer);
     this.sender(pointer)(input.value);
     this.hooks.typed?.(pointer, input.value);
   }
@@ -366,6 +363,19 @@ export class Controls {
     this.refusedHere.add(pointer);
   }
 
+  /** Text the page takes (it is sent next): an error of the page's own before it is over. */
+  takeTyped(pointer) {
+    this.clearError(pointer);
+    this.refusedHere.delete(pointer);
+  }
+
+  /** A key typed into the text or number field at `pointer`, or (`typing` false) the field left. */
+  keyed(pointer, { typing = true } = {}) {
+    this.touch(pointer);
+    this.typedAt = performance.now();
+    if (typing) this.typingRun(pointer);  // leaving a field is not typing (after a pause it would start a run)
+  }
+
   number(schema, value, pointer, options) {
     const integer = schema.type === 'integer';
     // A text field, not `type=number`: the browser reads "1." as 1 and "-" as nothing there, so a
@@ -376,9 +386,7 @@ export class Controls {
       autocomplete: 'off', dataset: { controlPointer: pointer, role: 'value' },
     });
     const edited = (left) => {
-      this.touch(pointer);
-      this.typedAt = performance.now();
-      if (!left) this.typingRun(pointer);  // leaving the field is not typing (a pause would start a run)
+      this.keyed(pointer, { typing: !left });
       const text = input.value;
       if (!left && UNFINISHED_NUMBER.test(text.trim())) {
         // "-", "1.", "1e", "1e-": still being typed; nothing new to send or to complain about yet.
@@ -390,8 +398,7 @@ export class Controls {
         this.refuseTyped(pointer, parsed.error);
         return;
       }
-      this.clearError(pointer);
-      this.refusedHere.delete(pointer);
+      this.takeTyped(pointer);
       // Left as "7." after "7" went: nothing new to send (a version that changes nothing).
       if (left && stringify(parsed.value) === stringify(this.editedFrom(pointer))) return;
       this.sender(pointer)(parsed.value);
@@ -867,17 +874,18 @@ export class Controls {
       this.focusedPointer ??= pointer;
       return;
     }
-    if (this.refusedHere.delete(pointer)) {
+    const refusedHere = this.refusedHere.delete(pointer);
+    const keptRefused = this.keptRefused.delete(pointer);
+    if (refusedHere) {
       // Text the page refused: the field shows the value on its way, else the live one; the error
       // stays until an edit of yours is applied, as a server's refusal's does.
-      this.keptRefused.delete(pointer);
       const onItsWay = this.senders.get(pointer)?.latest();
       if (onItsWay !== undefined) this.bindings.get(pointer)?.(onItsWay);
       else this.showLive(pointer, this.hooks.liveProps?.());
       this.serverErrors.add(pointer);
-      return;
+    } else if (keptRefused && !this.senders.get(pointer)?.pending()) {
+      this.showLive(pointer, this.hooks.liveProps?.());
     }
-    if (this.keptRefused.delete(pointer) && !this.senders.get(pointer)?.pending()) this.showLive(pointer, this.hooks.liveProps?.());
   }
 
   /** Puts the value at `pointer` in `liveProps` into its controls. */

@@ -68,15 +68,14 @@ struct OutboundQueue<Message, Key: Hashable> {
     /// Queues `message`, or replaces the waiting message with the same `key`. `dependsOnPrevious`: the
     /// message builds on the one of its key before it (see the type's notes).
     mutating func enqueue(_ message: Message, key: Key? = nil, dependsOnPrevious: Bool = false) -> EnqueueOutcome {
-        if let key, dependsOnPrevious {
-            if brokenChains.contains(key) { return .dropped }
-            if offset(of: key) != nil {
-                brokenChains.insert(key)
-                return .chainBroken
-            }
-        } else if let key {
-            if !brokenChains.isEmpty { brokenChains.remove(key) }
+        if let key {
+            if dependsOnPrevious, brokenChains.contains(key) { return .dropped }
+            if !dependsOnPrevious, !brokenChains.isEmpty { brokenChains.remove(key) }
             if let offset = offset(of: key) {
+                guard !dependsOnPrevious else {
+                    brokenChains.insert(key)
+                    return .chainBroken
+                }
                 ring[slot(offset)]!.message = message
                 return .replaced
             }

@@ -330,7 +330,7 @@ final class StoryHub {
         assertOnQueue()
         guard coalescingKey.hasPrefix(Self.stateKeyPrefix) else { return }
         let storyID = String(coalescingKey.dropFirst(Self.stateKeyPrefix.count))
-        for connection in connections where subscriptions[connection]?.contains(storyID) == true {
+        for connection in connections where isSubscribed(connection, to: storyID) {
             sendState(of: storyID, to: connection, withCause: true)
         }
     }

@@ -139,17 +139,8 @@ struct MCPTools {
             case (let props?, nil):
                 edit = .replace(props)
             case (nil, let operations?):
-                guard case .array = operations else {
-                    throw APIError(.badMessage, "patch must be an array of operations, found \(operations.kindDescription)", path: "/patch")
-                }
-                let patch: JSONPatch
-                do throws(JSONPatchError) {
-                    patch = try JSONPatch(json: operations)
-                } catch {
-                    throw APIError(error)
-                }
+                edit = .patch(try reader.patch("patch"))
                 focus = operations.arrayValue?.first?["path"]?.stringValue
-                edit = .patch(patch)
             default:
                 throw APIError(.badMessage, "give either props (the whole value) or patch (JSON Patch operations)", path: "/props")
             }

@@ -68,17 +68,7 @@ enum ClientMessage: Equatable {
             return .replace(story: story, props: props, base: try reader.optionalVersion("base"), ref: ref, undoGroup: try undoGroup(reader))
         case "patch":
             let story = try reader.string("story")
-            guard let operations = fields["patch"] else { throw APIError(.badMessage, "missing field patch", path: "/patch") }
-            guard case .array = operations else {
-                throw APIError(.badMessage, "patch must be an array of operations, found \(operations.kindDescription)", path: "/patch")
-            }
-            let patch: JSONPatch
-            do {
-                patch = try JSONPatch(json: operations)
-            } catch {
-                throw APIError(.invalidPatch, error.message, path: error.path)
-            }
-            return .patch(story: story, patch: patch, base: try reader.optionalVersion("base"), ref: ref, undoGroup: try undoGroup(reader))
+            return .patch(story: story, patch: try reader.patch("patch"), base: try reader.optionalVersion("base"), ref: ref, undoGroup: try undoGroup(reader))
         case "reset":
             return .reset(story: try reader.string("story"), base: try reader.optionalVersion("base"), ref: ref)
         case "dispatch":
@@ -204,6 +194,20 @@ struct FieldReader {
             throw APIError(.badMessage, "\(name) must be an integer, found \(Self.describe(value))", path: "/\(name)")
         }
         return result
+    }
+
+    /// A JSON Patch member: an array of RFC 6902 operations (else `bad-message` at the member); an
+    /// operation that is not one is `invalid-patch` at its path.
+    func patch(_ name: String) throws(APIError) -> JSONPatch {
+        guard let operations = fields[name] else { throw APIError(.badMessage, "missing field \(name)", path: "/\(name)") }
+        guard case .array = operations else {
+            throw APIError(.badMessage, "\(name) must be an array of operations, found \(operations.kindDescription)", path: "/\(name)")
+        }
+        do throws(JSONPatchError) {
+            return try JSONPatch(json: operations)
+        } catch {
+            throw APIError(error)
+        }
     }
 
     /// A version number member (`base`, `since`, a seek's `version`): a whole number from 0, as HTTP's
