@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where P6's viewing page spends its main thread per keystroke: the storybook UI against the baseline's page.
 
-    .venv/bin/python Benchmarks/p6_page_profile.py [--keys 40] [--interval-ms 80]
+    .venv/bin/python Benchmarks/p6_page_profile.py [--keys 40] [--interval-ms 80] [--public DIR] [--rows 16]
 
 Starts a release storybook (`.build-bench`, `--no-persist`, `--allow-origin` a local static server that
 serves the baseline's P6 page, as `bench.py --p6-breakdown` does), and for each kind of page opens a
@@ -12,6 +12,8 @@ name field and, on the viewer:
 - records a V8 CPU profile of the storybook UI's viewer and prints the functions by time per keystroke
   (inclusive), so that the script's share is split by function.
 Both pages type against the same storybook server: what differs is the page (docs/performance.md, P6).
+`--public DIR` serves the UI from a directory (`storybook serve --public`), e.g. another commit's
+`Public/` (`git archive COMMIT Public | tar -x -C DIR`), to compare two versions of the page on one build.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ TRACE_CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline,v8,t
 FRAME_STEPS = ("Layerize", "Paint", "Commit", "Layout", "PrePaint", "v8.callFunction")
 
 
-def start_servers(page_dir: Path):
+def start_servers(page_dir: Path, public: Path | None = None):
     """A static server for the baseline's page and a storybook that lets that page's origin in."""
     (page_dir / "static").mkdir(parents=True, exist_ok=True)
     (page_dir / "static" / "p6.html").write_text(bench.P6_BASELINE_PAGE.replace("STORY", bench.STORY))
@@ -43,7 +45,7 @@ def start_servers(page_dir: Path):
     static_port = httpd.server_address[1]
     storybook = bench.Server("storybook-page-profile", [
         str(ROOT / ".build-bench" / "release" / "storybook"), "serve", "--port", "0", "--no-persist",
-        "--allow-origin", f"http://{bench.HOST}:{static_port}"]).start()
+        "--allow-origin", f"http://{bench.HOST}:{static_port}"] + (["--public", str(public)] if public else [])).start()
     return httpd, static_port, storybook
 
 
@@ -135,10 +137,12 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=40)
     parser.add_argument("--interval-ms", type=float, default=80)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--public", type=Path, help="serve the UI from this directory instead of the one built in")
+    parser.add_argument("--rows", type=int, default=16, help="functions of the CPU profile printed")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    httpd, static_port, storybook = start_servers(bench.WORK / "p6-page-profile")
+    httpd, static_port, storybook = start_servers(bench.WORK / "p6-page-profile", args.public)
     port = storybook.port
     interval_s = args.interval_ms / 1000
     try:
@@ -158,7 +162,7 @@ def main() -> int:
                 typist.context.close()
                 viewer.context.close()
             print(f"\nthe storybook UI's viewer, script by function (inclusive, us per keystroke, V8 CPU profile):")
-            for key, microseconds in inclusive_by_function(profile).most_common(16):
+            for key, microseconds in inclusive_by_function(profile).most_common(args.rows):
                 print(f"  {microseconds / args.keys:8.1f}  {key}")
             browser.close()
     finally:

@@ -9,6 +9,7 @@
 //   change of a toggle               -> payload = checked
 //   change of / Enter in a text field -> payload = the text
 
+import { MarkupIndex } from './markup-index.js';
 import { morph } from './morph.js';
 
 /** Keys pressed while the focus is in the preview reach the UI's shortcuts ("/", Ctrl+Z...). */
@@ -53,6 +54,8 @@ export class Preview {
     this.loaded = false;  // the preview document is there: show() swaps the fragment at once
     this.revertTimer = null;
     this.environmentRequest = 0;  // the latest setEnvironment call: an older answer is dropped
+    this.index = null;  // the MarkupIndex of `html` in the preview, made when a state may use it
+    this.indexable = true;  // false once the story's markup did not line up with its nodes (till clear())
   }
 
   /** Loads the projection stylesheet and the empty preview document. */
@@ -134,9 +137,10 @@ export class Preview {
 
   /**
    * Shows a fragment: at once (in the caller's task, before anything else it does with the state)
-   * once the preview document is there, changing only the nodes that differ (morph.js), so an image
-   * is not loaded again and a new name is one text changed. Waits while the user is typing into a
-   * preview text field.
+   * once the preview document is there, changing only the nodes that differ, so an image is not
+   * loaded again and a new name is one text changed: where only texts and attribute values changed,
+   * those nodes are set in place (markup-index.js), else the new fragment is parsed and put in node by
+   * node (morph.js). Waits while the user is typing into a preview text field.
    */
   async show(html) {
     if (!this.loaded) await this.ready;
@@ -147,20 +151,41 @@ export class Preview {
     }
     this.pendingHTML = null;
     if (html === this.html && this.root.childNodes.length) return;
+    if (!this.changeInPlace(html)) this.morphWhole(html);
     this.html = html;
-    // Parsed in the sandboxed document: scripts and inline handlers never run there.
-    morph(this.root, html);
   }
 
   /** Shows the current fragment again (a toggle the server did not change goes back). */
   restore() {
     if (this.html === null || !this.root) return;
-    morph(this.root, this.html);
+    this.morphWhole(this.html);
+  }
+
+  /** Whether `html` is now shown by changing a few texts and attributes of the fragment shown. */
+  changeInPlace(html) {
+    if (this.html === null || !this.indexable) return false;
+    if (this.index === null) {
+      // Made (it costs about a morph) only for a state that may use it. Markup that does not line
+      // up with its nodes (a table's implied body, misnested tags) is the component's: it stays so.
+      if (!MarkupIndex.mayChangeInPlace(this.html, html)) return false;
+      this.index = MarkupIndex.build(this.root, this.html);
+      this.indexable = this.index !== null;
+    }
+    return this.index?.update(html) ?? false;
+  }
+
+  /** Puts `html` in node by node; the index is made again when a state may use it. */
+  morphWhole(html) {
+    // Parsed in the sandboxed document: scripts and inline handlers never run there.
+    morph(this.root, html);
+    this.index = null;
   }
 
   clear() {
     this.html = null;
     this.pendingHTML = null;
+    this.index = null;
+    this.indexable = true;
     if (this.root) this.root.replaceChildren();
   }
 

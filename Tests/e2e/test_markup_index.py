@@ -1,0 +1,213 @@
+"""markup-index.js in the page: a state whose HTML differs from the last only in texts and attribute
+values changes those nodes in place; anything else is declined (false, nothing changed) and the
+preview morphs the whole fragment. Either way the preview is exactly what the new HTML parses to."""
+
+from playwright.sync_api import expect
+
+from test_ui import browser_type_launch_args, ui, control, live, preview  # noqa: F401 (fixtures)
+
+PROFILE = "profile-user-profile--default"
+
+# Runs in the page: `check(before, after)` builds an index of `before` parsed into a fresh element,
+# updates it to `after` and says whether it did, whether the element then equals a fresh parse of
+# the markup it should show (`after` when it did, `before` when it declined) and which nodes stayed.
+HARNESS = """
+  const { MarkupIndex } = await import('/js/markup-index.js');
+  const parsed = (html) => {
+    const element = document.createElement('main');
+    element.innerHTML = html;
+    return element;
+  };
+  const check = (before, after, prepare = () => {}) => {
+    const root = parsed(before);
+    prepare(root);
+    const nodes = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ALL);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+    const index = MarkupIndex.build(root, before);
+    if (!index) return { built: false };
+    const updated = index.update(after);
+    const expected = parsed(updated ? after : before);
+    prepare(expected);
+    const kept = [];
+    const walkAfter = document.createTreeWalker(root, NodeFilter.SHOW_ALL);
+    for (let node = walkAfter.nextNode(); node; node = walkAfter.nextNode()) kept.push(nodes.includes(node));
+    return { built: true, updated, same: root.isEqualNode(expected) && root.innerHTML === expected.innerHTML, allKept: kept.every(Boolean) && kept.length === nodes.length };
+  };
+"""
+
+CARD = ('<div class="sb-vstack">\n  <img class="sb-image" src="https://example.com/ada.png" alt="Avatar of {name}">\n'
+        '  <h2>{name}</h2>\n  <p class="sb-text">ada@example.com</p>\n</div>\n')
+
+
+def run(page, body, *args):
+    return page.evaluate(f"async (args) => {{ {HARNESS} {body} }}", list(args))
+
+
+def checked(page, pairs):
+    """`check` of each (before, after) pair, in one evaluation."""
+    return run(page, "const [pairs] = args; return pairs.map(([before, after]) => check(before, after));", pairs)
+
+
+def test_texts_and_attribute_values_change_in_place(server, ui):
+    """The profile card as a name is typed: the image's alt and the heading's text change, every
+    node stays; escaped text (the server's five references, numeric ones) is decoded as the parser
+    would; a change in several places at once, and at the very start and end of the markup."""
+    page = ui.open(server, PROFILE)
+    cases = [
+        (CARD.format(name="Ada Lovelace"), CARD.format(name="Ada Lovelacex")),
+        (CARD.format(name="Ada Lovelace"), CARD.format(name="Ada")),
+        (CARD.format(name="Ada Lovelace"), CARD.format(name="&lt;b&gt;Ada &amp; &quot;Grace&quot; &#39;x&#39; &#x263A; &#9731; a & b")),
+        (CARD.format(name="A&amp;B"), CARD.format(name="A&amp;Bc")),
+        ('<p title="a>b" data-x=\'1\' hidden>one</p><p>two</p>', '<p title="a>c" data-x=\'2\'>one!</p><p>three</p>'),
+        ('text at the start<b>bold</b>and at the end', 'Text at the start<b>bold</b>and at the end.'),
+        ('<ul><li>1</li><li>2</li><li>3</li></ul><!--note-->', '<ul><li>1</li><li>two</li><li>3</li></ul><!--other note-->'),
+        ('<p>a &gt; b</p>', '<p>a &gt; c > d</p>'),
+        ('<svg viewBox="0 0 10 10"><text x="1">svg text</text></svg>', '<svg viewBox="0 0 10 10"><text x="1">new svg text</text></svg>'),
+    ]
+    for pair, result in zip(cases, checked(page, cases)):
+        assert result == {"built": True, "updated": True, "same": True, "allKept": True}, (pair, result)
+
+
+def test_what_it_cannot_do_in_place_is_declined_and_changes_nothing(server, ui):
+    """Declined, the nodes untouched: a tag added or removed, a text emptied or one appearing where
+    there was none, whitespace alone (tables place it by other rules), raw text, a field's attributes,
+    a field the user changed anywhere in the fragment, a reference it does not know or without its
+    ';'. Markup whose nodes do not line up with it gets no index at all: a table's implied body, a
+    <pre>'s first newline, misnested tags."""
+    page = ui.open(server, PROFILE)
+    declined = [
+        ('<p>one</p>', '<p>one</p><p>two</p>'),
+        ('<p>one</p><p>two</p>', '<p>one</p>'),
+        ('<p>one</p>', '<p></p>'),
+        ('<p></p>', '<p>one</p>'),
+        ('<p>one</p>', '<div>one</div>'),
+        ('<p>one</p> <p>two</p>', '<p>one</p>x<p>two</p>'),
+        ('<p>one</p>x<p>two</p>', '<p>one</p> <p>two</p>'),
+        ('<style>p { color: red }</style><p>one</p>', '<style>p { color: blue }</style><p>one</p>'),
+        ('<input type="text" value="a"><p>one</p>', '<input type="text" value="b"><p>one</p>'),
+        ('<p>one</p>', '<p>one &hellip;</p>'),
+        ('<p>one</p>', '<p>one &amp two</p>'),
+        ('<p>one</p>', '<p>one &#128; two</p>'),
+        ('<p>one</p>', '<p>one <b>two</b></p>'),
+        ('<p>one</p>', '<p>one</p'),
+        ('<p title="x">one</p>', '<p title="x>one</p>'),
+    ]
+    for pair, result in zip(declined, checked(page, declined)):
+        assert result == {"built": True, "updated": False, "same": True, "allKept": True}, (pair, result)
+    dirty = run(page, """const [before, after] = args;
+        return check(before, after, (root) => { const field = root.querySelector('input'); if (field) field.value = 'typed'; });""",
+                '<input value="a"><p>one</p>', '<input value="a"><p>two</p>')
+    assert dirty == {"built": True, "updated": False, "same": True, "allKept": True}
+    for markup in ('<table><tr><td>cell</td></tr></table>', '<pre>\nfirst line</pre>', '<b><i>x</b>y</i>', '<p>one<div>two</div></p>', '<!doctype html><p>x</p>'):
+        result = run(page, "const [before] = args; return check(before, before);", markup)
+        assert result == {"built": False}, (markup, result)
+
+
+def test_random_markup_either_changes_in_place_exactly_or_is_declined(server, ui):
+    """2,000 random fragments (nested elements, tables with whitespace between their parts, attributes
+    quoted three ways, texts with references, '>', quotes and whitespace, comments), each changed in
+    one of its texts (or where there was none) or attribute values, or by a tag added or taken away: after `update` the nodes are exactly a fresh parse of the markup
+    it says they show, and texts and values alone are changed in place."""
+    page = ui.open(server, PROFILE)
+    result = run(page, """
+        let seed = 20261129;
+        const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+        const pick = (items) => items[Math.floor(random() * items.length)];
+        const pieces = ['a', 'Ada', ' ', '  ', '\\n', '&amp;', '&lt;', '&gt;', '&quot;', '&#39;', '&#x41;', '>', '"', "'", '=', '/', 'é', '😀', '&hellip;', '& ', '&amp'];
+        const text = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(pieces)).join('');
+        const value = () => text().replace(/"/g, '&quot;');
+        const attribute = () => {
+          const name = pick(['class', 'title', 'data-x', 'alt', 'aria-label', 'hidden']);
+          const raw = value();
+          return pick([` ${name}="${raw}"`, ` ${name}='${raw.replace(/'/g, '&#39;')}'`, ` ${name}=${raw.replace(/[\\s"'=<>`&]/g, '') || 'v'}`, ` ${name}`]);
+        };
+        const element = (depth) => {
+          const tag = pick(['div', 'p', 'span', 'b', 'h2', 'ul', 'li', 'img', 'br', 'section', 'table']);
+          if (tag === 'table') {
+            const gap = () => pick(['', ' ', '\\n  ']);
+            return `<table>${gap()}<tbody>${gap()}<tr>${gap()}<td>${content(depth + 1)}</td>${gap()}</tr>${gap()}</tbody>${gap()}</table>`;
+          }
+          const attributes = Array.from({ length: Math.floor(random() * 3) }, attribute).join('');
+          if (tag === 'img' || tag === 'br') return `<${tag}${attributes}>`;
+          return `<${tag}${attributes}>${content(depth + 1)}</${tag}>`;
+        };
+        const content = (depth) => Array.from({ length: Math.floor(random() * (depth > 2 ? 2 : 4)) }, () =>
+          pick(depth > 2 ? ['t'] : ['t', 't', 'e', 'e', 'c'])).map((kind) => kind === 't' ? text() : kind === 'c' ? `<!--${text().replace(/-/g, '')}-->` : element(depth)).join('');
+        const mutate = (html) => {
+          const kind = random();
+          if (kind < 0.1) return html.replace(/<\\/(\\w+)>/, (match) => `<i>new</i>${match}`);
+          if (kind < 0.15) return html.replace(/<b>/, '');
+          // One run of text or one quoted value, changed.
+          const stretches = [...html.matchAll(/>([^<>]*)</g), ...html.matchAll(/="([^"]*)"/g)];
+          if (!stretches.length) return html + 'x';
+          const chosen = pick(stretches);
+          const at = chosen.index + 1 + (chosen[0][0] === '=' ? 1 : 0);
+          const length = chosen[1].length;
+          const replacement = chosen[0][0] === '=' ? value() : text();
+          return html.slice(0, at) + replacement + html.slice(at + length);
+        };
+        const counts = { built: 0, updated: 0, declined: 0, wrong: [], unbuilt: 0 };
+        for (let i = 0; i < 2000; i++) {
+          const before = content(0);
+          const after = mutate(before);
+          const outcome = check(before, after);
+          if (!outcome.built) { counts.unbuilt++; continue; }
+          counts.built++;
+          if (outcome.updated) counts.updated++; else counts.declined++;
+          if (!outcome.same || !outcome.allKept) counts.wrong.push([before, after]);
+        }
+        return counts;
+    """)
+    print(result["built"], result["updated"], result["declined"], result["unbuilt"])
+    assert result["wrong"] == [], result["wrong"][:5]
+    assert result["built"] > 1000, result
+    assert result["updated"] > 500, result
+
+
+def preview_shows(page, html):
+    """The preview's nodes are, one by one, equal to what `html` parses to."""
+    return page.evaluate("""(html) => {
+        const doc = document.querySelector('#preview').contentDocument;
+        const fresh = doc.createElement('main');
+        fresh.innerHTML = html;
+        const shown = [...doc.querySelector('main.sb-root').childNodes];
+        return shown.length === fresh.childNodes.length && shown.every((node, i) => node.isEqualNode(fresh.childNodes[i]));
+    }""", html)
+
+
+def test_the_preview_changes_a_typed_name_in_place(fresh_server, ui):
+    """In the UI, each keystroke's state reaches the preview through the index (the module's
+    `update` counted in the page): the text and the image's alt change, and the preview is what the
+    state's HTML parses to; an edit that adds a tag is morphed whole and the index follows again."""
+    page = ui.open(fresh_server, PROFILE)
+    page.evaluate("""async () => {
+        const { MarkupIndex } = await import('/js/markup-index.js');
+        const update = MarkupIndex.prototype.update;
+        window.__inPlace = 0;
+        MarkupIndex.prototype.update = function (next) {
+            const done = update.call(this, next);
+            if (done) window.__inPlace += 1;
+            return done;
+        };
+    }""")
+    field = control(page, "/name")
+    field.click()
+    field.press("End")
+    field.press_sequentially(" Byron", delay=30)
+    expect(preview(page).locator("h2")).to_have_text("Ada Lovelace Byron")
+    expect(page.locator("#version")).to_have_text(f"v{live(fresh_server, PROFILE)['version']}")
+    assert page.evaluate("window.__inPlace") >= 3
+    assert preview_shows(page, live(fresh_server, PROFILE)["html"])
+    assert preview(page).locator("img").get_attribute("alt") == "Avatar of Ada Lovelace Byron"
+    # The image switched off: a tag gone, the fragment morphed whole; typing then goes in place again.
+    control(page, "/avatarURL", "present").click()
+    expect(preview(page).locator("img")).to_have_count(0)
+    before = page.evaluate("window.__inPlace")
+    field.click()
+    field.press("End")
+    field.press_sequentially("!!", delay=30)
+    expect(preview(page).locator("h2")).to_have_text("Ada Lovelace Byron!!")
+    expect(page.locator("#version")).to_have_text(f"v{live(fresh_server, PROFILE)['version']}")
+    assert page.evaluate("window.__inPlace") >= before + 1
+    assert preview_shows(page, live(fresh_server, PROFILE)["html"])
