@@ -1,32 +1,47 @@
 // The preview's markup, token by token, each token tied to the node it made: a state whose HTML
-// differs from the last only in texts and attribute values (a name typed shows in a heading's text
-// and in an image's `alt`) changes those few nodes in place, instead of parsing the whole fragment
-// again and walking it (morph.js). The work per state is then the size of what changed, not of the
-// preview: one keystroke into a list of 500 rows touches one text node.
+// has the same tags as the last and differs only in texts and attributes (a name typed shows in a
+// heading's text and in an image's `alt`) changes those few nodes in place, instead of parsing the
+// whole fragment again and walking it (morph.js). The work per state is then the size of what
+// changed, not of the preview: one keystroke into a list of 500 rows touches one text node.
 //
 // The index is only ever a shortcut. It is built from the markup and the DOM the parser made of it,
 // and it exists only where the two line up token for token (every start tag its element, every text
 // its text node, equal once decoded); an update is made only when the changed stretch of the new
 // markup has the same tokens as the old one (the same tags, in the same places), each changed tag's
 // element holds exactly the attributes read here from its old tag, and every changed text and
-// attribute can be decoded here. Anything else (a tag added or
-// removed, a text emptied, raw text such as a <style>'s, a form field, an entity this module does
-// not know, markup the parser would rearrange) answers false, and the caller morphs the whole
-// fragment as before. Afterwards the DOM is exactly what parsing the new markup would give.
+// attribute can be decoded here. Anything else (a tag added or removed, a text emptied, raw text
+// such as a <style>'s, a field the user or the page changed, an entity this module does not know,
+// markup the parser would rearrange) answers false and changes nothing, and the caller morphs the
+// whole fragment as before. Afterwards the DOM is what parsing the new markup would give.
 
 const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 /** Elements whose content the tokenizer reads as raw text up to their end tag. */
 const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'textarea', 'title']);
 /** Elements whose first newline the parser drops: a text right after their start tag is not indexed. */
 const DROPS_FIRST_NEWLINE = new Set(['pre', 'listing']);
-/** Fields keep a state of their own (value, checked), which morph.js resets from the markup. */
+/**
+ * Fields keep a state of their own (value, checked, selected), which morph.js resets from the markup
+ * with every state: an update is declined while the user or the page has changed one. An <input>'s
+ * attributes may change in place (its value and checkedness are then reset as a fresh one's);
+ * those of the others, and of radio buttons (one checked unchecks the rest of its group), may not.
+ */
 const FIELDS = new Set(['input', 'textarea', 'select', 'option']);
+/** Input types whose `value` follows its attribute until the user (or a script) sets it. */
+const VALUE_MODE = (type) => !['checkbox', 'radio', 'hidden', 'submit', 'reset', 'button', 'image', 'file'].includes(type);
+/** Elements whose attributes change how the markup around them parses (a <font color> leaves an <svg>). */
+const PARSED_BY_ATTRIBUTES = new Set(['font']);
+/** Attribute names setAttribute takes (the parser takes more, such as `=x`: declined). */
+const PLAIN_ATTRIBUTE_NAME = /^[A-Za-z_:][-A-Za-z0-9_:.]*$/;
+/** Blink splits a text longer than this into several nodes as it parses. */
+const LONGEST_TEXT = 65536;
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 /** Whether a character code is HTML whitespace (carriage returns never get this far). */
 const isSpace = (code) => code === 32 || code === 10 || code === 9 || code === 12;
 /** Whether a character code is an ASCII letter. */
 const isLetter = (code) => (code | 32) >= 97 && (code | 32) <= 122;
+/** ASCII letters lowercased, as the tokenizer does with tag and attribute names (and nothing else). */
+const asciiLower = (text) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 export class MarkupIndex {
   /**
@@ -34,7 +49,7 @@ export class MarkupIndex {
    * every state is morphed whole).
    */
   static build(root, html) {
-    if (/[\r\0]/.test(html)) return null;
+    if (MarkupIndex.unindexable(html)) return null;
     const tokens = tokenize(html, 0, html.length);
     if (!tokens) return null;
     const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT | NodeFilter.SHOW_COMMENT);
@@ -48,12 +63,20 @@ export class MarkupIndex {
       }
       if (!node || !tiedTo(token, node, html, previous)) return null;
       token.node = node;
-      if (token.kind === 'open' && FIELDS.has(token.name)) fields.push(node);
+      if (token.kind === 'open' && FIELDS.has(token.name)) fields.push(token);
       previous = token;
       node = walker.nextNode();
     }
     if (node) return null;
     return new MarkupIndex(html, tokens, fields);
+  }
+
+  /**
+   * Whether `html` holds what the parser changes as it reads it (carriage returns, NUL): such markup
+   * gets no index while it holds them, whatever its tags.
+   */
+  static unindexable(html) {
+    return /[\r\0]/.test(html);
   }
 
   /**
@@ -78,7 +101,7 @@ export class MarkupIndex {
   update(next) {
     const old = this.html;
     if (next === old) return true;
-    if (!old.length || this.fieldChanged()) return false;
+    if (!old.length || this.fieldChanged(old)) return false;
     const { start, oldEnd, newEnd } = changedStretch(old, next);
     if (/[\r\0]/.test(next.slice(start, newEnd))) return false;
     const shift = next.length - old.length;
@@ -124,12 +147,29 @@ export class MarkupIndex {
     return low;
   }
 
-  /** Whether the user changed a field in the preview (morph.js resets it; this index would not). */
-  fieldChanged() {
-    return this.fields.some((field) => {
-      if (field.localName === 'select') return [...field.options].some((option) => option.selected !== option.defaultSelected);
-      if (field.localName === 'option') return false;
-      return field.value !== field.defaultValue || (field.localName === 'input' && field.checked !== field.defaultChecked);
+  /**
+   * Whether the user or the page changed a field of the preview (`old` its markup): its attributes
+   * (the page keeps a sent value in them), its value, checkedness or selection. morph.js resets
+   * such a field with every state; this index would not.
+   */
+  fieldChanged(old) {
+    return this.fields.some((token) => {
+      const field = token.node;
+      if (!sameAttributes(attributesOf(old.slice(token.start, token.end), token.name), field)) return true;
+      switch (token.name) {
+        case 'input':
+          if (field.type === 'checkbox' || field.type === 'radio') return field.checked !== field.defaultChecked;
+          return VALUE_MODE(field.type) && field.value !== field.defaultValue;
+        case 'textarea':
+          return field.value !== field.defaultValue;
+        case 'select': {
+          // A copy picks its options as a freshly parsed select does.
+          const fresh = field.cloneNode(true);
+          return [...field.options].some((option, index) => option.selected !== fresh.options[index].selected);
+        }
+        default:
+          return false;
+      }
     });
   }
 }
@@ -162,9 +202,10 @@ const BLOCK = 256;
 function tiedTo(token, node, html, previous) {
   switch (token.kind) {
     case 'open':
-      if (node.nodeType !== Node.ELEMENT_NODE || node.localName.toLowerCase() !== token.name) return false;
+      if (node.nodeType !== Node.ELEMENT_NODE || asciiLower(node.localName) !== token.name) return false;
       // Foreign elements (SVG, MathML) get their attribute names adjusted: not updated here.
-      if (node.namespaceURI !== HTML_NAMESPACE || FIELDS.has(token.name)) token.fixed = true;
+      if (node.namespaceURI !== HTML_NAMESPACE || PARSED_BY_ATTRIBUTES.has(token.name)
+          || (FIELDS.has(token.name) && (token.name !== 'input' || node.type === 'radio'))) token.fixed = true;
       return true;
     case 'text': {
       if (node.nodeType !== Node.TEXT_NODE) return false;
@@ -198,7 +239,7 @@ function changeOf(was, now, old, next) {
     case 'text': {
       const value = decode(source);
       // Whitespace alone is where the parser's rules for tables differ from plain text.
-      if (value === null || !value.trim() || !node.data.trim()) return null;
+      if (value === null || !value.trim() || !node.data.trim() || value.length >= LONGEST_TEXT) return null;
       return () => { node.data = value; };
     }
     case 'open': {
@@ -206,7 +247,10 @@ function changeOf(was, now, old, next) {
       // tag when it is made: most never change), and the new tag must be read here too.
       if (!sameAttributes(attributesOf(old.slice(was.start, was.end), was.name), node)) return null;
       const attributes = attributesOf(source, was.name);
-      if (!attributes) return null;
+      if (!attributes || [...attributes.keys()].some((name) => !PLAIN_ATTRIBUTE_NAME.test(name))) return null;
+      const isInput = was.name === 'input';
+      // Another type is another kind of field (its value sanitized anew): left to a fresh parse.
+      if (isInput && asciiLower(attributes.get('type') ?? '') !== asciiLower(node.getAttribute('type') ?? '')) return null;
       return () => {
         for (const name of node.getAttributeNames()) {
           if (!attributes.has(name)) node.removeAttribute(name);
@@ -214,6 +258,10 @@ function changeOf(was, now, old, next) {
         for (const [name, value] of attributes) {
           if (node.getAttribute(name) !== value) node.setAttribute(name, value);
         }
+        if (!isInput) return;
+        // As a fresh input shows its attributes (a value once set no longer follows its attribute).
+        if (VALUE_MODE(node.type) && node.value !== node.defaultValue) node.value = node.defaultValue;
+        if (node.checked !== node.defaultChecked) node.checked = node.defaultChecked;
       };
     }
     case 'comment':
@@ -240,6 +288,7 @@ function tokenize(html, from, to) {
     if (open >= to) break;
     const token = markupAt(html, open, to);
     if (!token) return null;
+    if (token.kind === 'open' && token.name === 'plaintext') return null;  // the rest is text, whatever it holds
     tokens.push(token);
     at = token.end;
     if (token.kind === 'open' && RAW_TEXT.has(token.name)) {
@@ -273,7 +322,7 @@ function markupAt(html, start, to) {
   if (!isLetter(html.charCodeAt(nameStart))) return null;
   let at = nameStart;
   for (let code = html.charCodeAt(at); at < html.length && !isSpace(code) && code !== 47 && code !== 62; code = html.charCodeAt(++at));
-  const name = html.slice(nameStart, at).toLowerCase();
+  const name = asciiLower(html.slice(nameStart, at));
   const end = scanAttributes(html, at, null);
   if (end < 0 || end > to) return null;
   return { kind: closing ? 'close' : 'open', name, start, end };
@@ -321,7 +370,7 @@ function scanAttributes(html, at, found) {
         valueEnd = at;
       }
     }
-    found?.(html.slice(nameStart, nameEnd).toLowerCase(), html.slice(valueStart, valueEnd));
+    found?.(asciiLower(html.slice(nameStart, nameEnd)), html.slice(valueStart, valueEnd));
   }
 }
 
@@ -347,10 +396,10 @@ function sameAttributes(attributes, element) {
   return true;
 }
 
-/** Where raw text opened by `<name>` ends (its end tag), from `at`; -1 when it does not. */
+/** Where raw text opened by `<name>` ends (its end tag, the name in any ASCII case), from `at`; -1 when it does not. */
 function rawTextEnd(html, at, name) {
-  const lower = html.toLowerCase();
-  for (let index = lower.indexOf(`</${name}`, at); index >= 0; index = lower.indexOf(`</${name}`, index + 1)) {
+  for (let index = html.indexOf('</', at); index >= 0; index = html.indexOf('</', index + 1)) {
+    if (asciiLower(html.slice(index + 2, index + 2 + name.length)) !== name) continue;
     const after = html.charCodeAt(index + name.length + 2);
     if (Number.isNaN(after) || after === 62 || after === 47 || isSpace(after)) return index;
   }

@@ -56,6 +56,7 @@ export class Preview {
     this.environmentRequest = 0;  // the latest setEnvironment call: an older answer is dropped
     this.index = null;  // the MarkupIndex of `html` in the preview, made when a state may use it
     this.indexable = true;  // false once the story's markup did not line up with its nodes (till clear())
+    this.declined = { times: 0, statesToSkip: 0 };  // in-place changes declined in a row; states then morphed before the next try
   }
 
   /** Loads the projection stylesheet and the empty preview document. */
@@ -164,14 +165,25 @@ export class Preview {
   /** Whether `html` is now shown by changing a few texts and attributes of the fragment shown. */
   changeInPlace(html) {
     if (this.html === null || !this.indexable) return false;
+    const declined = this.declined;
     if (this.index === null) {
-      // Made (it costs about a morph) only for a state that may use it. Markup that does not line
-      // up with its nodes (a table's implied body, misnested tags) is the component's: it stays so.
-      if (!MarkupIndex.mayChangeInPlace(this.html, html)) return false;
+      // Made (it costs about a morph) only for a state that may use it, and after changes declined
+      // in a row (a field the user changed, a text that keeps appearing and going) only after 1, 3,
+      // 7... up to 31 states morphed whole. Markup that does not line up with its nodes (a table's
+      // implied body, misnested tags) is the component's: it stays so.
+      if (declined.statesToSkip > 0) {
+        declined.statesToSkip -= 1;
+        return false;
+      }
+      if (!MarkupIndex.mayChangeInPlace(this.html, html) || MarkupIndex.unindexable(this.html)) return false;
       this.index = MarkupIndex.build(this.root, this.html);
       this.indexable = this.index !== null;
+      if (!this.index) return false;
     }
-    return this.index?.update(html) ?? false;
+    const done = this.index.update(html);
+    declined.times = done ? 0 : Math.min(declined.times + 1, 5);
+    declined.statesToSkip = done ? 0 : 2 ** declined.times - 1;
+    return done;
   }
 
   /** Puts `html` in node by node; the index is made again when a state may use it. */
@@ -186,6 +198,7 @@ export class Preview {
     this.pendingHTML = null;
     this.index = null;
     this.indexable = true;
+    this.declined = { times: 0, statesToSkip: 0 };
     if (this.root) this.root.replaceChildren();
   }
 

@@ -32,7 +32,10 @@ HARNESS = """
     const kept = [];
     const walkAfter = document.createTreeWalker(root, NodeFilter.SHOW_ALL);
     for (let node = walkAfter.nextNode(); node; node = walkAfter.nextNode()) kept.push(nodes.includes(node));
-    return { built: true, updated, same: root.isEqualNode(expected) && root.innerHTML === expected.innerHTML, allKept: kept.every(Boolean) && kept.length === nodes.length };
+    // What fields show is not in the markup: compared too (a fresh one's, unless `prepare` changed them).
+    const fields = (element) => JSON.stringify([...element.querySelectorAll('input, textarea, select')].map((field) => [field.value, field.checked ?? null]));
+    return { built: true, updated, same: root.isEqualNode(expected) && root.innerHTML === expected.innerHTML && fields(root) === fields(expected),
+             allKept: kept.every(Boolean) && kept.length === nodes.length };
   };
 """
 
@@ -52,7 +55,8 @@ def checked(page, pairs):
 def test_texts_and_attribute_values_change_in_place(server, ui):
     """The profile card as a name is typed: the image's alt and the heading's text change, every
     node stays; escaped text (the server's five references, numeric ones) is decoded as the parser
-    would; a change in several places at once, and at the very start and end of the markup."""
+    would; a change in several places at once, and at the very start and end of the markup; an
+    input's attributes, its value and checkedness then those of a fresh input."""
     page = ui.open(server, PROFILE)
     cases = [
         (CARD.format(name="Ada Lovelace"), CARD.format(name="Ada Lovelacex")),
@@ -64,6 +68,10 @@ def test_texts_and_attribute_values_change_in_place(server, ui):
         ('<ul><li>1</li><li>2</li><li>3</li></ul><!--note-->', '<ul><li>1</li><li>two</li><li>3</li></ul><!--other note-->'),
         ('<p>a &gt; b</p>', '<p>a &gt; c > d</p>'),
         ('<svg viewBox="0 0 10 10"><text x="1">svg text</text></svg>', '<svg viewBox="0 0 10 10"><text x="1">new svg text</text></svg>'),
+        ('<input type="text" value="a"><p>one</p>', '<input type="text" value="b"><p>one</p>'),
+        ('<label><input type="checkbox"> done</label>', '<label><input type="checkbox" checked> done!</label>'),
+        ('<label><input type="checkbox" checked> done</label>', '<label><input type="checkbox"> done</label>'),
+        ('<INPUT TYPE="Text" Value="a">', '<INPUT TYPE="Text" Value="b" title="t">'),
     ]
     for pair, result in zip(cases, checked(page, cases)):
         assert result == {"built": True, "updated": True, "same": True, "allKept": True}, (pair, result)
@@ -71,10 +79,11 @@ def test_texts_and_attribute_values_change_in_place(server, ui):
 
 def test_what_it_cannot_do_in_place_is_declined_and_changes_nothing(server, ui):
     """Declined, the nodes untouched: a tag added or removed, a text emptied or one appearing where
-    there was none, whitespace alone (tables place it by other rules), raw text, a field's attributes,
-    a field the user changed anywhere in the fragment, a reference it does not know or without its
-    ';'. Markup whose nodes do not line up with it gets no index at all: a table's implied body, a
-    <pre>'s first newline, misnested tags."""
+    there was none, whitespace alone (tables place it by other rules), raw text, an input's type, a
+    radio button's, an option's or a select's attributes, a textarea's text, an attribute name
+    setAttribute refuses, a field the user or the page changed anywhere in the fragment, a reference
+    it does not know or without its ';'. Markup whose nodes do not line up with it gets no index at
+    all: a table's implied body, a <pre>'s first newline, misnested tags, <plaintext>."""
     page = ui.open(server, PROFILE)
     declined = [
         ('<p>one</p>', '<p>one</p><p>two</p>'),
@@ -85,21 +94,39 @@ def test_what_it_cannot_do_in_place_is_declined_and_changes_nothing(server, ui):
         ('<p>one</p> <p>two</p>', '<p>one</p>x<p>two</p>'),
         ('<p>one</p>x<p>two</p>', '<p>one</p> <p>two</p>'),
         ('<style>p { color: red }</style><p>one</p>', '<style>p { color: blue }</style><p>one</p>'),
-        ('<input type="text" value="a"><p>one</p>', '<input type="text" value="b"><p>one</p>'),
+        ('<input type="text" value="a">', '<input type="number" value="a">'),
+        ('<input type="radio" name="r" value="a"><input type="radio" name="r" value="b" checked>', '<input type="radio" name="r" value="a" checked><input type="radio" name="r" value="b">'),
+        ('<select><option>a</option><option>b</option></select>', '<select><option>a</option><option selected>b</option></select>'),
+        ('<textarea>one</textarea>', '<textarea>two</textarea>'),
+        ('<h2>A</h2><p>t</p>', '<h2>B</h2><p =x>t</p>'),
         ('<p>one</p>', '<p>one &hellip;</p>'),
         ('<p>one</p>', '<p>one &amp two</p>'),
         ('<p>one</p>', '<p>one &#128; two</p>'),
         ('<p>one</p>', '<p>one <b>two</b></p>'),
         ('<p>one</p>', '<p>one</p'),
         ('<p title="x">one</p>', '<p title="x>one</p>'),
+        ('<svg><font color="red">x</font></svg>', '<svg><font colour="red">x</font></svg>'),  # the font would stay in the svg
     ]
     for pair, result in zip(declined, checked(page, declined)):
         assert result == {"built": True, "updated": False, "same": True, "allKept": True}, (pair, result)
-    dirty = run(page, """const [before, after] = args;
-        return check(before, after, (root) => { const field = root.querySelector('input'); if (field) field.value = 'typed'; });""",
-                '<input value="a"><p>one</p>', '<input value="a"><p>two</p>')
-    assert dirty == {"built": True, "updated": False, "same": True, "allKept": True}
-    for markup in ('<table><tr><td>cell</td></tr></table>', '<pre>\nfirst line</pre>', '<b><i>x</b>y</i>', '<p>one<div>two</div></p>', '<!doctype html><p>x</p>'):
+    # A field changed by the user (its value, a box ticked, an option chosen) or by the page (an attribute
+    # it keeps on the field) anywhere in the fragment: a whole morph resets it.
+    for prepare, before, after in (
+            ("field.value = 'typed'", '<input value="a"><p>one</p>', '<input value="a"><p>two</p>'),
+            ("field.checked = true", '<input type="checkbox"><p>one</p>', '<input type="checkbox"><p>two</p>'),
+            ("field.dataset.sentValue = 'a'", '<input value="a"><p>one</p>', '<input value="a"><p>two</p>'),
+            ("field.value = 'b'", '<select><option>a</option><option>b</option></select><p>one</p>', '<select><option>a</option><option>b</option></select><p>two</p>')):
+        result = run(page, f"""const [before, after] = args;
+            return check(before, after, (root) => {{ const field = root.querySelector('input, select'); if (field) {prepare}; }});""", before, after)
+        assert result == {"built": True, "updated": False, "same": True, "allKept": True}, (prepare, result)
+    # A value set by a script to what the attribute says no longer follows the attribute: reset as a fresh field's.
+    reset = run(page, """const [before, after] = args;
+        const root = parsed(before);
+        root.querySelector('input').value = 'a';
+        const index = MarkupIndex.build(root, before);
+        return [index.update(after), root.querySelector('input').value];""", '<input value="a">', '<input value="b">')
+    assert reset == [True, "b"]
+    for markup in ('<table><tr><td>cell</td></tr></table>', '<pre>\nfirst line</pre>', '<b><i>x</b>y</i>', '<p>one<div>two</div></p>', '<!doctype html><p>x</p>', '<plaintext>x &lt; y'):
         result = run(page, "const [before] = args; return check(before, before);", markup)
         assert result == {"built": False}, (markup, result)
 
@@ -211,3 +238,46 @@ def test_the_preview_changes_a_typed_name_in_place(fresh_server, ui):
     expect(page.locator("#version")).to_have_text(f"v{live(fresh_server, PROFILE)['version']}")
     assert page.evaluate("window.__inPlace") >= before + 1
     assert preview_shows(page, live(fresh_server, PROFILE)["html"])
+
+
+def test_changes_declined_in_a_row_are_tried_again_less_and_less_often(server, ui):
+    """Preview.changeInPlace: when states keep being declined (here a reference the index does not
+    decode, changing with every state), the index is not made again for each of them (it costs
+    about a morph): after 1, 3, 7, 15... states morphed whole; states it can change follow in place
+    again. The preview shows every state exactly."""
+    page = ui.open(server, PROFILE)
+    result = page.evaluate("""async () => {
+        const { MarkupIndex } = await import('/js/markup-index.js');
+        const { Preview } = await import('/js/preview.js');
+        const root = document.createElement('main');
+        const preview = new Preview({ contentDocument: { querySelector: () => root } }, { onDispatch() {} });
+        preview.loaded = true;
+        const build = MarkupIndex.build;
+        let builds = 0;
+        MarkupIndex.build = function (...args) { builds += 1; return build.apply(this, args); };
+        const update = MarkupIndex.prototype.update;
+        let inPlace = 0;
+        MarkupIndex.prototype.update = function (next) { const done = update.call(this, next); if (done) inPlace += 1; return done; };
+        const exact = (html) => { const fresh = document.createElement('main'); fresh.innerHTML = html; return fresh.innerHTML === root.innerHTML; };
+        let allExact = true;
+        try {
+            for (let i = 0; i < 20; i++) {
+                const html = `<h2>Ada</h2><p>${i} &hellip;</p>`;
+                preview.show(html);
+                allExact = allExact && exact(html);
+            }
+            const declining = { builds, inPlace };
+            for (let i = 0; i < 40; i++) {
+                const html = `<h2>Ada ${'x'.repeat(i + 1)}</h2><p>19 &hellip;</p>`;
+                preview.show(html);
+                allExact = allExact && exact(html);
+            }
+            return { declining, typing: { builds: builds - declining.builds, inPlace: inPlace - declining.inPlace }, allExact };
+        } finally {
+            MarkupIndex.build = build;
+            MarkupIndex.prototype.update = update;
+        }
+    }""")
+    assert result["allExact"], result
+    assert result["declining"]["inPlace"] == 0 and 2 <= result["declining"]["builds"] <= 5, result
+    assert result["typing"]["inPlace"] >= 20, result
