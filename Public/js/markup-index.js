@@ -20,20 +20,17 @@ const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'nofram
 /** Elements whose first newline the parser drops: a text right after their start tag is not indexed. */
 const DROPS_FIRST_NEWLINE = new Set(['pre', 'listing']);
 /**
- * Fields keep a state of their own (value, checked, selected), which morph.js resets from the markup
- * with every state: an update is declined while the user or the page has changed one. An <input>'s
- * attributes may change in place (its value and checkedness are then reset as a fresh one's);
- * those of the others, and of radio buttons (one checked unchecks the rest of its group), may not.
+ * Fields keep a state of their own (value, checked, selected) and the page keeps notes in their
+ * attributes; morph.js resets all of it from the markup with every state, and so does an update
+ * here: an <input>'s or a <textarea>'s attributes, value and checkedness become a fresh one's. A
+ * <select> the user changed, a radio button the user changed (one checked unchecks the rest of its
+ * group) and the attributes of a select, an option and a radio button are left to a whole morph.
  */
-const FIELDS = new Set(['input', 'textarea', 'select', 'option']);
-/** Input types whose `value` follows its attribute until the user (or a script) sets it. */
-const VALUE_MODE = (type) => !['checkbox', 'radio', 'hidden', 'submit', 'reset', 'button', 'image', 'file'].includes(type);
-/** Elements whose attributes change how the markup around them parses (a <font color> leaves an <svg>). */
-const PARSED_BY_ATTRIBUTES = new Set(['font']);
+const FIELDS = new Set(['input', 'textarea', 'select']);
+/** Elements whose attributes change how the markup around them parses or what a field belongs to. */
+const PARSED_BY_ATTRIBUTES = new Set(['font', 'form', 'option', 'select', 'textarea']);
 /** Attribute names setAttribute takes (the parser takes more, such as `=x`: declined). */
 const PLAIN_ATTRIBUTE_NAME = /^[A-Za-z_:][-A-Za-z0-9_:.]*$/;
-/** Blink splits a text longer than this into several nodes as it parses. */
-const LONGEST_TEXT = 65536;
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 /** Whether a character code is HTML whitespace (carriage returns never get this far). */
@@ -63,7 +60,12 @@ export class MarkupIndex {
       }
       if (!node || !tiedTo(token, node, html, previous)) return null;
       token.node = node;
-      if (token.kind === 'open' && FIELDS.has(token.name)) fields.push(token);
+      if (token.kind === 'open' && FIELDS.has(token.name)) {
+        const known = freshField(token.name, node, html.slice(token.start, token.end));
+        if (!known) return null;
+        Object.assign(token, known);
+        fields.push(token);
+      }
       previous = token;
       node = walker.nextNode();
     }
@@ -100,8 +102,7 @@ export class MarkupIndex {
    */
   update(next) {
     const old = this.html;
-    if (next === old) return true;
-    if (!old.length || this.fieldChanged(old)) return false;
+    if (!old.length) return false;
     const { start, oldEnd, newEnd } = changedStretch(old, next);
     if (/[\r\0]/.test(next.slice(start, newEnd))) return false;
     const shift = next.length - old.length;
@@ -113,6 +114,7 @@ export class MarkupIndex {
     const fresh = tokenize(next, from, this.tokens[last].end + shift);
     if (!fresh || fresh.length !== last - first + 1) return false;
     const changes = [];
+    const changedFields = new Set();
     for (let k = 0; k < fresh.length; k++) {
       const was = this.tokens[first + k];
       const now = fresh[k];
@@ -121,6 +123,14 @@ export class MarkupIndex {
       const change = changeOf(was, now, old, next);
       if (!change) return false;
       changes.push(change);
+      if (was.fresh) changedFields.add(was);
+    }
+    // Every other field back to what its markup shows, as a whole morph would put it.
+    for (const token of this.fields) {
+      if (changedFields.has(token)) continue;
+      const reset = fieldReset(token);
+      if (reset === null) return false;
+      if (reset) changes.push(reset);
     }
     for (const change of changes) change();
     for (let k = 0; k < fresh.length; k++) {
@@ -145,32 +155,6 @@ export class MarkupIndex {
       else high = middle - 1;
     }
     return low;
-  }
-
-  /**
-   * Whether the user or the page changed a field of the preview (`old` its markup): its attributes
-   * (the page keeps a sent value in them), its value, checkedness or selection. morph.js resets
-   * such a field with every state; this index would not.
-   */
-  fieldChanged(old) {
-    return this.fields.some((token) => {
-      const field = token.node;
-      if (!sameAttributes(attributesOf(old.slice(token.start, token.end), token.name), field)) return true;
-      switch (token.name) {
-        case 'input':
-          if (field.type === 'checkbox' || field.type === 'radio') return field.checked !== field.defaultChecked;
-          return VALUE_MODE(field.type) && field.value !== field.defaultValue;
-        case 'textarea':
-          return field.value !== field.defaultValue;
-        case 'select': {
-          // A copy picks its options as a freshly parsed select does.
-          const fresh = field.cloneNode(true);
-          return [...field.options].some((option, index) => option.selected !== fresh.options[index].selected);
-        }
-        default:
-          return false;
-      }
-    });
   }
 }
 
@@ -205,7 +189,7 @@ function tiedTo(token, node, html, previous) {
       if (node.nodeType !== Node.ELEMENT_NODE || asciiLower(node.localName) !== token.name) return false;
       // Foreign elements (SVG, MathML) get their attribute names adjusted: not updated here.
       if (node.namespaceURI !== HTML_NAMESPACE || PARSED_BY_ATTRIBUTES.has(token.name)
-          || (FIELDS.has(token.name) && (token.name !== 'input' || node.type === 'radio'))) token.fixed = true;
+          || (token.name === 'input' && node.type === 'radio')) token.fixed = true;
       return true;
     case 'text': {
       if (node.nodeType !== Node.TEXT_NODE) return false;
@@ -239,30 +223,28 @@ function changeOf(was, now, old, next) {
     case 'text': {
       const value = decode(source);
       // Whitespace alone is where the parser's rules for tables differ from plain text.
-      if (value === null || !value.trim() || !node.data.trim() || value.length >= LONGEST_TEXT) return null;
+      if (value === null || !value.trim() || !node.data.trim()) return null;
       return () => { node.data = value; };
     }
     case 'open': {
       // The element must hold what this module reads in the old tag (the index does not check each
       // tag when it is made: most never change), and the new tag must be read here too.
-      if (!sameAttributes(attributesOf(old.slice(was.start, was.end), was.name), node)) return null;
+      // A field's own attributes are the page's to change (they are reset below).
+      if (!was.fresh && !sameAttributes(attributesOf(old.slice(was.start, was.end), was.name), node)) return null;
       const attributes = attributesOf(source, was.name);
       if (!attributes || [...attributes.keys()].some((name) => !PLAIN_ATTRIBUTE_NAME.test(name))) return null;
-      const isInput = was.name === 'input';
-      // Another type is another kind of field (its value sanitized anew): left to a fresh parse.
-      if (isInput && asciiLower(attributes.get('type') ?? '') !== asciiLower(node.getAttribute('type') ?? '')) return null;
-      return () => {
-        for (const name of node.getAttributeNames()) {
-          if (!attributes.has(name)) node.removeAttribute(name);
-        }
-        for (const [name, value] of attributes) {
-          if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-        }
-        if (!isInput) return;
-        // As a fresh input shows its attributes (a value once set no longer follows its attribute).
-        if (VALUE_MODE(node.type) && node.value !== node.defaultValue) node.value = node.defaultValue;
-        if (node.checked !== node.defaultChecked) node.checked = node.defaultChecked;
-      };
+      if (was.fresh) {
+        // Another type is another kind of field (its value sanitized anew): left to a fresh parse.
+        if (asciiLower(attributes.get('type') ?? '') !== asciiLower(was.attributes.get('type') ?? '')) return null;
+        const known = freshField(was.name, node, source);
+        const reset = known && fieldReset(was, known);
+        if (!known || reset === null) return null;
+        return () => {
+          Object.assign(was, known);
+          reset?.();
+        };
+      }
+      return () => setAttributes(node, attributes);
     }
     case 'comment':
       return () => { node.data = source.slice(4, -3); };
@@ -385,6 +367,57 @@ function attributesOf(source, name) {
     attributes.set(attribute, value);
   });
   return decodable ? attributes : null;
+}
+
+/** Gives `element` exactly `attributes`. */
+function setAttributes(element, attributes) {
+  for (const name of element.getAttributeNames()) {
+    if (!attributes.has(name)) element.removeAttribute(name);
+  }
+  for (const [name, value] of attributes) {
+    if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+  }
+}
+
+/**
+ * What a field's tag (`source`) says, kept on its token: its `attributes`, and what a freshly parsed
+ * field of that tag shows (`fresh`: value and checkedness, from a detached element made with those
+ * attributes; a textarea's value is its text). Null when the tag cannot be read here.
+ */
+function freshField(name, node, source) {
+  const attributes = attributesOf(source, name);
+  if (!attributes || [...attributes.keys()].some((attribute) => !PLAIN_ATTRIBUTE_NAME.test(attribute))) return null;
+  if (name === 'select') return { attributes, fresh: {} };
+  if (name === 'textarea') return { attributes, fresh: { value: node.defaultValue } };
+  const element = node.ownerDocument.createElement(name);
+  setAttributes(element, attributes);
+  return { attributes, fresh: { value: element.value, checked: element.checked } };
+}
+
+/**
+ * What puts a field back to what its markup shows (`known`, from freshField: its attributes, value,
+ * checkedness), undefined when it shows that already, or null when that is left to a whole morph
+ * (a select or a radio button changed by the user or the page).
+ */
+function fieldReset(token, known = token) {
+  const field = token.node;
+  const attributesChanged = !sameAttributes(known.attributes, field);
+  if (token.name === 'select') {
+    // A copy picks its options as a freshly parsed select does (selectedness is not copied).
+    const fresh = field.cloneNode(true);
+    const chosen = [...field.options].some((option, index) => option.selected !== fresh.options[index].selected);
+    return attributesChanged || chosen ? null : undefined;
+  }
+  const { value, checked } = known.fresh;
+  const valueChanged = field.value !== value;
+  const checkedChanged = token.name === 'input' && field.checked !== checked;
+  if (field.type === 'radio' && (attributesChanged || checkedChanged)) return null;
+  if (!attributesChanged && !valueChanged && !checkedChanged) return undefined;
+  return () => {
+    if (attributesChanged) setAttributes(field, known.attributes);
+    if (field.value !== value) field.value = value;
+    if (token.name === 'input' && field.checked !== checked) field.checked = checked;
+  };
 }
 
 /** Whether `element` has exactly `attributes` (null: they could not be read). */

@@ -159,7 +159,8 @@ export class Preview {
   /** Shows the current fragment again (a toggle the server did not change goes back). */
   restore() {
     if (this.html === null || !this.root) return;
-    this.morphWhole(this.html);
+    // The index puts fields back as a whole morph would, keeping itself.
+    if (!this.index?.update(this.html)) this.morphWhole(this.html);
   }
 
   /** Whether `html` is now shown by changing a few texts and attributes of the fragment shown. */
