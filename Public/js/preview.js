@@ -169,7 +169,7 @@ export class Preview {
     const declined = this.declined;
     if (this.index === null) {
       // Made (it costs about a morph) only for a state that may use it, and after changes declined
-      // in a row (a field the user changed, a text that keeps appearing and going) only after 1, 3,
+      // in a row (a select the user changed, a text that keeps appearing and going) only after 1, 3,
       // 7... up to 31 states morphed whole. Markup that does not line up with its nodes (a table's
       // implied body, misnested tags) is the component's: it stays so.
       if (declined.statesToSkip > 0) {

@@ -202,10 +202,10 @@ def test_random_markup_either_changes_in_place_exactly_or_is_declined(server, ui
         }
         return counts;
     """)
-    print(result["built"], result["updated"], result["declined"], result["unbuilt"])
     assert result["wrong"] == [], result["wrong"][:5]
-    assert result["built"] > 1000, result
-    assert result["updated"] > 500, result
+    # With this seed: 1,877 fragments indexed, 517 changes made in place.
+    assert result["built"] > 1500, result
+    assert result["updated"] > 400, result
 
 
 def preview_shows(page, html):
