@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -60,23 +59,22 @@ MEASURE = """async ({ html, rounds }) => {
 def measure(binary: Path, rounds: int, rows: int, chromium: str) -> dict:
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as directory:
-        server = bench.Server("storybook-preview-update", [str(binary), "serve", "--port", "0", "--no-persist",
-                                                           "--state-dir", directory, "--synthetic-list", str(rows)]).start()
-        try:
-            results = {}
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-                page = browser.new_page()
-                page.goto(f"http://{bench.HOST}:{server.port}/")
-                for story in STORIES:
-                    with urllib.request.urlopen(f"http://{bench.HOST}:{server.port}/api/stories/{story}", timeout=30) as response:
-                        html = json.load(response)["html"]
-                    results[story] = page.evaluate(MEASURE, {"html": html, "rounds": rounds})
-                browser.close()
-            return results
-        finally:
-            server.stop()
+    server = bench.Server("storybook-preview-update", [str(binary), "serve", "--port", "0", "--no-persist",
+                                                       "--synthetic-list", str(rows)]).start()
+    try:
+        results = {}
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(f"http://{bench.HOST}:{server.port}/")
+            for story in STORIES:
+                with urllib.request.urlopen(f"http://{bench.HOST}:{server.port}/api/stories/{story}", timeout=30) as response:
+                    html = json.load(response)["html"]
+                results[story] = page.evaluate(MEASURE, {"html": html, "rounds": rounds})
+            browser.close()
+        return results
+    finally:
+        server.stop()
 
 
 def main() -> int:

@@ -231,8 +231,8 @@ function changeOf(was, now, old, next) {
       // tag when it is made: most never change), and the new tag must be read here too.
       // A field's own attributes are the page's to change (they are reset below).
       if (!was.fresh && !sameAttributes(attributesOf(old.slice(was.start, was.end), was.name), node)) return null;
-      const attributes = attributesOf(source, was.name);
-      if (!attributes || [...attributes.keys()].some((name) => !PLAIN_ATTRIBUTE_NAME.test(name))) return null;
+      const attributes = settableAttributesOf(source, was.name);
+      if (!attributes) return null;
       if (was.fresh) {
         // Another type is another kind of field (its value sanitized anew): left to a fresh parse.
         if (asciiLower(attributes.get('type') ?? '') !== asciiLower(was.attributes.get('type') ?? '')) return null;
@@ -369,6 +369,12 @@ function attributesOf(source, name) {
   return decodable ? attributes : null;
 }
 
+/** A tag's attributes as attributesOf reads them, when setAttribute takes every name; else null. */
+function settableAttributesOf(source, name) {
+  const attributes = attributesOf(source, name);
+  return attributes && [...attributes.keys()].every((attribute) => PLAIN_ATTRIBUTE_NAME.test(attribute)) ? attributes : null;
+}
+
 /** Gives `element` exactly `attributes`. */
 function setAttributes(element, attributes) {
   for (const name of element.getAttributeNames()) {
@@ -385,8 +391,8 @@ function setAttributes(element, attributes) {
  * attributes; a textarea's value is its text). Null when the tag cannot be read here.
  */
 function freshField(name, node, source) {
-  const attributes = attributesOf(source, name);
-  if (!attributes || [...attributes.keys()].some((attribute) => !PLAIN_ATTRIBUTE_NAME.test(attribute))) return null;
+  const attributes = settableAttributesOf(source, name);
+  if (!attributes) return null;
   if (name === 'select') return { attributes, fresh: {} };
   if (name === 'textarea') return { attributes, fresh: { value: node.defaultValue } };
   const element = node.ownerDocument.createElement(name);
