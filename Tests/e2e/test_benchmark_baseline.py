@@ -99,3 +99,32 @@ def test_a_baseline_run_sends_the_size_of_the_storybook_run_before_it(monkeypatc
                      ("run", "storybook_no_persist-flood-1"),
                      ("run", "storybook-flood-2"), ("size", "bl", 657), ("run", "baseline-flood-2"),
                      ("run", "storybook_no_persist-flood-2")]
+
+
+def test_a_fanout_run_records_the_cpu_time_the_hypervisor_stole_while_it_ran(baseline, monkeypatch):
+    process, port = baseline
+    ticks = iter([(1000, 40), (1300, 43)])  # /proc/stat before and after the run: 3 ticks stolen
+    monkeypatch.setattr(bench, "cpu_ticks", lambda: next(ticks))
+    result = bench.loadclient_fanout(port, process.pid, "steal", 50, 0.3, subs=1, warmup=0.1, story="baseline")
+    assert result["deliveries_per_s"] > 0
+    assert result["steal_ms"] == round(3 * 1000 / bench.os.sysconf("SC_CLK_TCK"))
+
+
+def test_the_paced_p99_row_lists_each_rounds_steal_beside_its_ratios():
+    def run(p99_us, steal_ms=None):
+        return {"latency_us": {"p50": 1000, "p99": p99_us}, **({} if steal_ms is None else {"steal_ms": steal_ms})}
+
+    rows = []
+
+    def row(figure, value, unit, baseline=None, target="", met=None, note="", given_ratio=None):
+        rows.append((figure, note))
+
+    bench.paced_latency_rows(row, "P1 paced", {"storybook": [run(3300, 450), run(9700, 920)],
+                                               "baseline": [run(3000, 120), run(3100, 70)]})
+    notes = dict(rows)
+    assert notes["P1 paced: p99 edit->receive"].endswith(
+        "; hypervisor steal per round, ms: storybook [450, 920], baseline [120, 70]")
+    assert "steal" not in notes["P1 paced: p50 edit->receive"]
+    rows.clear()
+    bench.paced_latency_rows(row, "P1 paced", {"storybook": [run(3300)], "baseline": [run(3000, 120)]})
+    assert "steal" not in dict(rows)["P1 paced: p99 edit->receive"]  # runs from before the field: no note
