@@ -61,9 +61,9 @@ export class MarkupIndex {
       if (!node || !tiedTo(token, node, html, previous)) return null;
       token.node = node;
       if (token.kind === 'open' && FIELDS.has(token.name)) {
-        const known = freshField(token.name, node, html.slice(token.start, token.end));
-        if (!known) return null;
-        Object.assign(token, known);
+        const attributes = settableAttributesOf(html.slice(token.start, token.end), token.name);
+        if (!attributes) return null;
+        Object.assign(token, freshField(token.name, node, attributes));
         fields.push(token);
       }
       previous = token;
@@ -236,9 +236,9 @@ function changeOf(was, now, old, next) {
       if (was.fresh) {
         // Another type is another kind of field (its value sanitized anew): left to a fresh parse.
         if (asciiLower(attributes.get('type') ?? '') !== asciiLower(was.attributes.get('type') ?? '')) return null;
-        const known = freshField(was.name, node, source);
-        const reset = known && fieldReset(was, known);
-        if (!known || reset === null) return null;
+        const known = freshField(was.name, node, attributes);
+        const reset = fieldReset(was, known);
+        if (reset === null) return null;
         return () => {
           Object.assign(was, known);
           reset?.();
@@ -386,13 +386,11 @@ function setAttributes(element, attributes) {
 }
 
 /**
- * What a field's tag (`source`) says, kept on its token: its `attributes`, and what a freshly parsed
- * field of that tag shows (`fresh`: value and checkedness, from a detached element made with those
- * attributes; a textarea's value is its text). Null when the tag cannot be read here.
+ * What a field's tag says, kept on its token: its `attributes` (from settableAttributesOf), and what
+ * a freshly parsed field of that tag shows (`fresh`: value and checkedness, from a detached element
+ * made with those attributes; a textarea's value is its text).
  */
-function freshField(name, node, source) {
-  const attributes = settableAttributesOf(source, name);
-  if (!attributes) return null;
+function freshField(name, node, attributes) {
   if (name === 'select') return { attributes, fresh: {} };
   if (name === 'textarea') return { attributes, fresh: { value: node.defaultValue } };
   const element = node.ownerDocument.createElement(name);
