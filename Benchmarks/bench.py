@@ -254,21 +254,29 @@ def wait_until_servers_idle(label: str) -> float:
 
 def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: float, subs: int = 100,
                       window: int = 8, slow: int = 0, warmup: float = 0.4, story: str = STORY, path: str = "/name",
-                      delta: bool = False) -> dict:
-    argv = [str(BUILD / "loadclient"), "fanout", "--port", str(port), "--story", story, "--path", path, "--subs", str(subs),
+                      delta: bool = False, client_cpus: str | None = None) -> dict:
+    """One `loadclient fanout` run against a server (`client_cpus`: the CPUs the client may run on,
+    through `taskset -c`; anywhere by default)."""
+    argv = (["taskset", "-c", client_cpus] if client_cpus else []) + [
+            str(BUILD / "loadclient"), "fanout", "--port", str(port), "--story", story, "--path", path, "--subs", str(subs),
             "--rate", str(rate), "--duration", str(duration), "--warmup", str(warmup), "--window", str(window),
             "--slow", str(slow), "--pid", str(pid), "--label", label] + (["--delta"] if delta else [])
     idle_wait = wait_until_servers_idle(f"loadclient {label}")
-    steal_before = cpu_ticks()[1]
+    steal_before, ipis_before = cpu_ticks()[1], wakeup_ipis()
     done = subprocess.run(argv, capture_output=True, text=True, timeout=duration + warmup + 90)
     stolen_ms = (cpu_ticks()[1] - steal_before) * 1000 / os.sysconf("SC_CLK_TCK")
+    ipis = wakeup_ipis() - ipis_before
     if done.returncode != 0:
         raise RuntimeError(f"loadclient {label} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # wakeup_ipis_per_patch: interrupts one CPU sent another to wake a task there, per patch; a
+    # subscriber woken on the other CPU by each of the 100 sends of a patch makes it about 40-80,
+    # one that shares the sender's CPU about 0.3; steal_ms: CPU time the hypervisor stole from the
+    # machine's vCPUs (all of them, /proc/stat). Both move the p99s (docs/performance.md, "Reading the table")
+    per_patch = round(ipis / max(result.get("sent", 0), 1), 2)
     log((done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"loadclient {label} done")
-        + f"; hypervisor steal {stolen_ms:.0f} ms")
-    # steal_ms: CPU time the hypervisor stole from the machine's vCPUs (all of them, /proc/stat) while
-    # the run went on; it moves the p99s (docs/performance.md, "Reading the table")
-    return {**json.loads(done.stdout.strip().splitlines()[-1]), "idle_wait_s": idle_wait, "steal_ms": round(stolen_ms)}
+        + f"; hypervisor steal {stolen_ms:.0f} ms; {per_patch} wake-up IPIs per patch")
+    return {**result, "idle_wait_s": idle_wait, "steal_ms": round(stolen_ms), "wakeup_ipis_per_patch": per_patch}
 
 
 def idle_waits_note(runs: list[dict]) -> str:
@@ -424,6 +432,21 @@ def cpu_ticks() -> tuple[int, int]:
     """All CPU time and the part the hypervisor stole (`/proc/stat` steal), in ticks since boot."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     return sum(values), values[7] if len(values) > 7 else 0
+
+
+def wakeup_ipis() -> int:
+    """Rescheduling and function-call interrupts sent so far, all CPUs (`/proc/interrupts` RES and
+    CAL): how Linux wakes a task on another CPU. 0 where the file or the lines are missing."""
+    try:
+        lines = Path("/proc/interrupts").read_text().splitlines()
+    except OSError:
+        return 0
+    total = 0
+    for line in lines:
+        fields = line.split()
+        if fields and fields[0] in ("RES:", "CAL:"):
+            total += sum(int(field) for field in fields[1:] if field.isdigit())
+    return total
 
 
 def machine_info() -> dict:
@@ -1477,11 +1500,14 @@ def paced_latency_rows(row, lbl: str, runs: dict) -> None:
 
 
 def steal_note(runs: dict) -> str:
-    """"; hypervisor steal per round, ms: storybook [...], baseline [...]" when the runs recorded it."""
-    if not all("steal_ms" in run for run in runs["storybook"] + runs["baseline"]):
-        return ""
-    return (f"; hypervisor steal per round, ms: storybook {[run['steal_ms'] for run in runs['storybook']]}, "
-            f"baseline {[run['steal_ms'] for run in runs['baseline']]}")
+    """"; hypervisor steal per round, ms: storybook [...], baseline [...]" and "; wake-up IPIs per patch
+    per round: ..." for what the runs recorded."""
+    note = ""
+    for key, what in (("steal_ms", "hypervisor steal per round, ms"), ("wakeup_ipis_per_patch", "wake-up IPIs per patch per round")):
+        if all(key in run for run in runs["storybook"] + runs["baseline"]):
+            note += (f"; {what}: storybook {[run[key] for run in runs['storybook']]}, "
+                     f"baseline {[run[key] for run in runs['baseline']]}")
+    return note
 
 
 def paired(storybook_runs: list[dict], baseline_runs: list[dict], value, lower_is_better: bool = False) -> dict:

@@ -105,9 +105,26 @@ def test_a_fanout_run_records_the_cpu_time_the_hypervisor_stole_while_it_ran(bas
     process, port = baseline
     ticks = iter([(1000, 40), (1300, 43)])  # /proc/stat before and after the run: 3 ticks stolen
     monkeypatch.setattr(bench, "cpu_ticks", lambda: next(ticks))
+    ipis = iter([5000, 5000 + 1234])  # /proc/interrupts' RES and CAL before and after
+    monkeypatch.setattr(bench, "wakeup_ipis", lambda: next(ipis))
     result = bench.loadclient_fanout(port, process.pid, "steal", 50, 0.3, subs=1, warmup=0.1, story="baseline")
-    assert result["deliveries_per_s"] > 0
+    assert result["deliveries_per_s"] > 0 and result["sent"] > 0
     assert result["steal_ms"] == round(3 * 1000 / bench.os.sysconf("SC_CLK_TCK"))
+    assert result["wakeup_ipis_per_patch"] == round(1234 / result["sent"], 2)
+
+
+def test_wakeup_ipis_adds_the_rescheduling_and_function_call_interrupts_of_every_cpu(monkeypatch, tmp_path):
+    interrupts = tmp_path / "interrupts"
+    interrupts.write_text("           CPU0       CPU1\n"
+                          "  LOC:    9472015   10022678   Local timer interrupts\n"
+                          "  RES:        100        200   Rescheduling interrupts\n"
+                          "  CAL:         30          4   Function call interrupts\n"
+                          "  TLB:          7          7   TLB shootdowns\n")
+    real_path = bench.Path
+    monkeypatch.setattr(bench, "Path", lambda name: interrupts if name == "/proc/interrupts" else real_path(name))
+    assert bench.wakeup_ipis() == 334
+    interrupts.unlink()
+    assert bench.wakeup_ipis() == 0
 
 
 def test_the_paced_p99_row_lists_each_rounds_steal_beside_its_ratios():
@@ -124,6 +141,13 @@ def test_the_paced_p99_row_lists_each_rounds_steal_beside_its_ratios():
     notes = dict(rows)
     assert notes["P1 paced: p99 edit->receive"].endswith(
         "; hypervisor steal per round, ms: storybook [450, 920], baseline [120, 70]")
+    rows.clear()
+    with_ipis = {"storybook": [{**run(3300, 450), "wakeup_ipis_per_patch": 2.1}, {**run(9700, 920), "wakeup_ipis_per_patch": 63.2}],
+                 "baseline": [{**run(3000, 120), "wakeup_ipis_per_patch": 1.3}, {**run(3100, 70), "wakeup_ipis_per_patch": 2.4}]}
+    bench.paced_latency_rows(row, "P1 paced", with_ipis)
+    assert dict(rows)["P1 paced: p99 edit->receive"].endswith(
+        "; hypervisor steal per round, ms: storybook [450, 920], baseline [120, 70]"
+        "; wake-up IPIs per patch per round: storybook [2.1, 63.2], baseline [1.3, 2.4]")
     assert "steal" not in notes["P1 paced: p50 edit->receive"]
     rows.clear()
     bench.paced_latency_rows(row, "P1 paced", {"storybook": [run(3300)], "baseline": [run(3000, 120)]})
