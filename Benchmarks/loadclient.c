@@ -29,7 +29,13 @@
  * summary goes to stderr. The client measures its own CPU (getrusage) and, with
  * --pid, the server's over the measured window: its threads' nanoseconds on CPU (/proc/PID/task/
  * TID/schedstat) when none of them exited meanwhile ("server_cpu_exact": true), else utime+stime
- * from /proc/PID/stat, in 10 ms ticks.
+ * from /proc/PID/stat, in 10 ms ticks. It also counts the wake-up IPIs of the measured window
+ * ("wakeup_ipis": the rescheduling and function-call interrupts of every CPU, /proc/interrupts' RES
+ * and CAL lines, or --interrupts FILE; -1 when unreadable): how often a task was woken on another
+ * CPU, such as this client by each of a patch's sends when it does not run on the sender's CPU.
+ *
+ *   loadclient interrupts [--interrupts FILE]
+ *       Prints that count as it stands (what the fanout window subtracts; for tests).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -102,6 +108,7 @@ static int opt_window = 8;
 static int opt_renderers;
 static uint64_t reports_sent, renderer_errors;
 static int opt_pid;
+static const char *opt_interrupts = "/proc/interrupts";
 
 /* fan-out accounting */
 static uint64_t sent_seq;          /* last seq sent by the editor */
@@ -197,6 +204,27 @@ static double cpu_of_pid_s(int pid)
             st = strtoull(tok, NULL, 10);
     }
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The rescheduling and function-call interrupts every CPU has taken (RES and CAL in
+ * /proc/interrupts, or --interrupts FILE): each line's per-CPU counts, up to its description; -1
+ * when the file cannot be read. */
+static long long wakeup_ipis(void)
+{
+    FILE *file = fopen(opt_interrupts, "re");
+    if (!file)
+        return -1;
+    long long total = 0;
+    static char line[1 << 16]; /* a line holds a count per CPU */
+    while (fgets(line, sizeof line, file)) {
+        char *save = NULL, *token = strtok_r(line, " \t\n", &save);
+        if (!token || (strcmp(token, "RES:") && strcmp(token, "CAL:")))
+            continue;
+        while ((token = strtok_r(NULL, " \t\n", &save)) && token[strspn(token, "0123456789")] == 0)
+            total += strtoll(token, NULL, 10);
+    }
+    fclose(file);
+    return total;
 }
 
 /* A process's CPU time at one moment: utime+stime from /proc/PID/stat (whole 10 ms ticks, so a run
@@ -920,11 +948,13 @@ static int run_fanout(void)
     measure_last_seq = UINT64_MAX;
     measuring = 1;
     cpu_reading srv0 = cpu_of_pid(opt_pid);
+    long long ipis0 = wakeup_ipis();
     double cli0 = cpu_self_s();
     uint64_t t0 = now_ns();
     run_phase(opt_duration, tfd);
     uint64_t t1 = now_ns();
     cpu_reading srv1 = cpu_of_pid(opt_pid);
+    long long ipis1 = wakeup_ipis();
     double cli1 = cpu_self_s();
     measuring = 0;
     measure_last_seq = sent_seq;
@@ -965,7 +995,7 @@ static int run_fanout(void)
            "\"renderers\":%d,\"reports_sent\":%" PRIu64 ",\"renderer_errors\":%" PRIu64 ","
            "\"message_bytes_mean\":%.1f,"
            "\"server_cpu_s\":%.6f,\"server_cpu_us_per_delivery\":%.3f,\"server_cpu_pct\":%.1f,\"server_cpu_exact\":%s,"
-           "\"client_cpu_s\":%.3f,\"client_cpu_pct\":%.1f}\n",
+           "\"client_cpu_s\":%.3f,\"client_cpu_pct\":%.1f,\"wakeup_ipis\":%lld}\n",
            opt_label, opt_subs, opt_slow, opt_rate, opt_window, window_s, setup_s, measured_sent,
            (double)measured_sent / window_s, deliveries_window, dps, hist_n, percentile_us(0.50),
            percentile_us(0.90), percentile_us(0.99), percentile_us(0.999), lat_max_us, skipped, out_of_order,
@@ -974,7 +1004,7 @@ static int run_fanout(void)
            msgs_for_bytes ? (double)bytes_window / (double)msgs_for_bytes : 0.0, server_cpu,
            server_cpu >= 0 && deliveries_window ? server_cpu * 1e6 / (double)deliveries_window : -1.0,
            server_cpu >= 0 ? 100.0 * server_cpu / window_s : -1.0, server_cpu_exact ? "true" : "false", cli1 - cli0,
-           100.0 * (cli1 - cli0) / window_s);
+           100.0 * (cli1 - cli0) / window_s, ipis0 >= 0 && ipis1 >= 0 ? ipis1 - ipis0 : -1LL);
     fprintf(stderr,
             "loadclient %s: %d subs, rate %g, %.1f s: %.0f deliveries/s, p50 %" PRIu64 " us, p99 %" PRIu64
             " us, server %.2f us CPU/delivery, client CPU %.0f%%\n",
@@ -1035,7 +1065,9 @@ static void usage(void)
     fprintf(stderr,
             "usage: loadclient fanout --port P [--story ID] [--path /name] [--subs N] [--rate R|0] [--window W] [--duration S] [--delta]\n"
             "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--renderers K] [--pid PID] [--label L]\n"
-            "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n");
+            "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n"
+            "       loadclient interrupts [--interrupts FILE]\n"
+            "       (fanout and idle also take --interrupts FILE, where the wake-up IPIs are read)\n");
     exit(2);
 }
 
@@ -1090,8 +1122,14 @@ int main(int argc, char **argv)
             opt_subscribe = v;
         else if (!strcmp(a, "--subscribe-file"))
             opt_subscribe_file = v;
+        else if (!strcmp(a, "--interrupts"))
+            opt_interrupts = v;
         else
             usage();
+    }
+    if (!strcmp(mode, "interrupts")) {
+        printf("%lld\n", wakeup_ipis());
+        return 0;
     }
     if (opt_port <= 0 || opt_port > 65535)
         usage();
