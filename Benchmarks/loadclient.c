@@ -1067,7 +1067,7 @@ static void usage(void)
             "                         [--warmup S] [--drain S] [--slow K] [--slow-rcvbuf B] [--renderers K] [--pid PID] [--label L]\n"
             "       loadclient idle --port P [--conns N] [--hold S] [--subscribe STORY | --subscribe-file FILE]\n"
             "       loadclient interrupts [--interrupts FILE]\n"
-            "       (fanout and idle also take --interrupts FILE, where the wake-up IPIs are read)\n");
+            "       (fanout also takes --interrupts FILE, where it reads the wake-up IPIs)\n");
     exit(2);
 }
 

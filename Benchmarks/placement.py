@@ -8,10 +8,12 @@ Starts `storybook serve` (release build, as bench.py) and the raw lws baseline, 
 runs P1 paced's `loadclient fanout` (whole states, the profile card's name) against each in three
 placements: `same` (the thread that sends the states, the storybook's `storybook-lws` or the baseline's
 only thread, and the load client both on CPU 0), `apart` (the sender on CPU 0, the client on CPU 1) and
-`free` (no pinning, as bench.py runs). The storybook's app queue is never pinned. Prints each run's
-p50 and p99, the server's CPU per delivery (the baseline's state message as big as the storybook's) and the wake-up IPIs per patch (`/proc/interrupts` RES
-and CAL: a subscriber woken on the other CPU by each send of a patch makes them about 40-80). Needs
-`taskset` (util-linux) and at least 2 CPUs; build the baseline and the load client with `make -C Benchmarks`.
+`free` (no pinning, as bench.py runs). The storybook's app queue is never pinned; the baseline's state
+message is as big as the storybook's. Prints each run's p50 and p99, the server's CPU per delivery and
+the wake-up IPIs per patch (`loadclient`'s count of `/proc/interrupts` RES and CAL over its measured
+window: a client woken on the other CPU by each of a patch's 100 sends makes them about 40-85, one on
+the sender's CPU about 0.3), then the medians. Needs `taskset` (util-linux) and at least 2 CPUs;
+build the baseline and the load client with `make -C Benchmarks`.
 """
 import argparse
 import os
@@ -66,7 +68,7 @@ def main() -> None:
                     results.setdefault((name, placement), []).append(run)
                     print(f"round {round_} {placement:5s} {name:9s} p50 {run['latency_us']['p50'] / 1000:5.2f} ms"
                           f"  p99 {run['latency_us']['p99'] / 1000:5.2f} ms  CPU {run['server_cpu_us_per_delivery']:5.1f} us/delivery"
-                          f"  wake-up IPIs {run['wakeup_ipis_per_patch']:5.1f}/patch  steal {run['steal_ms']} ms", flush=True)
+                          f"  wake-up IPIs {run.get('wakeup_ipis_per_patch', float('nan')):5.1f}/patch  steal {run['steal_ms']} ms", flush=True)
     finally:
         for server in servers.values():
             server.stop()
@@ -74,7 +76,7 @@ def main() -> None:
     for (name, placement), runs in results.items():
         print(f"  {placement:5s} {name:9s} p50 {statistics.median(r['latency_us']['p50'] for r in runs) / 1000:5.2f} ms"
               f"  p99 {statistics.median(r['latency_us']['p99'] for r in runs) / 1000:5.2f} ms"
-              f"  wake-up IPIs {statistics.median(r['wakeup_ipis_per_patch'] for r in runs):5.1f}/patch")
+              f"  wake-up IPIs {statistics.median(r.get('wakeup_ipis_per_patch', float('nan')) for r in runs):5.1f}/patch")
 
 
 if __name__ == "__main__":
