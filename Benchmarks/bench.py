@@ -270,7 +270,7 @@ def loadclient_fanout(port: int, pid: int, label: str, rate: float, duration: fl
     result = json.loads(done.stdout.strip().splitlines()[-1])
     # wakeup_ipis_per_patch: interrupts one CPU sent another to wake a task there in the measured
     # window (loadclient's `wakeup_ipis`), per patch; a load client woken on the other CPU by each of
-    # the 100 sends of a patch makes it about 40-85, one on the sender's CPU about 0.3; steal_ms: CPU
+    # the 100 sends of a patch makes it about 30-85, one on the sender's CPU about 0.3; steal_ms: CPU
     # time the hypervisor stole from the machine's vCPUs (all of them, /proc/stat) while the run went
     # on. Both move the p99s (docs/performance.md, "Reading the table")
     extra = {"idle_wait_s": idle_wait, "steal_ms": round(stolen_ms)}

@@ -11,7 +11,7 @@ only thread, and the load client both on CPU 0), `apart` (the sender on CPU 0, t
 `free` (no pinning, as bench.py runs). The storybook's app queue is never pinned; the baseline's state
 message is as big as the storybook's. Prints each run's p50 and p99, the server's CPU per delivery and
 the wake-up IPIs per patch (`loadclient`'s count of `/proc/interrupts` RES and CAL over its measured
-window: a client woken on the other CPU by each of a patch's 100 sends makes them about 40-85, one on
+window: a client woken on the other CPU by each of a patch's 100 sends makes them about 30-85, one on
 the sender's CPU about 0.3), then the medians. Needs `taskset` (util-linux) and at least 2 CPUs;
 build the baseline and the load client with `make -C Benchmarks`.
 """
@@ -27,12 +27,20 @@ from bench import BUILD, ROOT, WORK, Server, loadclient_fanout, size_baseline_me
 PLACEMENTS = {"same": ("0", "0"), "apart": ("0", "1"), "free": (None, None)}
 
 
-def sending_thread(server: Server) -> int:
-    """The thread that writes the states: the storybook's loop thread, or the baseline's process."""
+# The thread of each server that writes the states: the storybook's loop thread (named in
+# Sources/StorybookTransport/Transport.swift); the baseline has only its main thread.
+SENDERS = {"storybook": "storybook-lws", "baseline": None}
+
+
+def sending_thread(server: Server, name: str | None) -> int:
+    """The id of `server`'s thread called `name` (its main thread for None); stops when there is none,
+    rather than pin another thread and measure the wrong placement."""
+    if name is None:
+        return server.pid
     for task in Path(f"/proc/{server.pid}/task").iterdir():
-        if (task / "comm").read_text().strip() == "storybook-lws":
+        if (task / "comm").read_text().strip() == name:
             return int(task.name)
-    return server.pid
+    raise SystemExit(f"placement.py: {server.name} has no thread named {name}")
 
 
 def pin(tid: int, cpus: str | None) -> None:
@@ -62,7 +70,7 @@ def main() -> None:
                 for name, server in servers.items():  # the storybook first: the baseline's messages take its size
                     if name == "baseline":
                         size_baseline_message(server, round(results[("storybook", placement)][-1]["message_bytes_mean"]))
-                    pin(sending_thread(server), server_cpus)
+                    pin(sending_thread(server, SENDERS[name]), server_cpus)
                     run = loadclient_fanout(server.port, server.pid, f"{name}-{placement}-{round_}", args.rate, args.seconds,
                                             subs=args.subs, client_cpus=client_cpus)
                     results.setdefault((name, placement), []).append(run)

@@ -130,6 +130,24 @@ def test_the_load_client_counts_the_rescheduling_and_function_call_interrupts_of
     assert count(tmp_path / "missing") == -1
 
 
+def test_a_fanout_run_counts_the_wakeup_ipis_of_the_file_it_is_given(baseline, tmp_path):
+    """The window's count comes from --interrupts: a file that does not change counts none, one
+    that cannot be read gives -1 (and `bench.py` then records no per-patch figure)."""
+    process, port = baseline
+    interrupts = tmp_path / "interrupts"
+    interrupts.write_text("           CPU0       CPU1\n  RES:  100  200  Rescheduling interrupts\n")
+
+    def window_count(path):
+        done = subprocess.run([str(bench.BUILD / "loadclient"), "fanout", "--port", str(port), "--story", "baseline",
+                               "--subs", "1", "--rate", "50", "--duration", "0.3", "--warmup", "0.1",
+                               "--interrupts", str(path)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])["wakeup_ipis"]
+
+    assert window_count(interrupts) == 0
+    assert window_count(tmp_path / "missing") == -1
+
+
 def test_the_paced_p99_row_lists_each_rounds_steal_beside_its_ratios():
     def run(p99_us, steal_ms=None):
         return {"latency_us": {"p50": 1000, "p99": p99_us}, **({} if steal_ms is None else {"steal_ms": steal_ms})}
