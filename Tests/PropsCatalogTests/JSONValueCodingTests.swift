@@ -79,6 +79,37 @@ import Testing
         #expect(path(Values(rows: [], list: [1, .nan])) == "list/1")
     }
 
+    /// A synthesized `init(from:)` reads `String`, `Bool`, `Int`, `Int64` and `Double` through the keyed
+    /// container's own requirements, which the decoder implements apart from its generic `decode`:
+    /// both read the same values and refuse the same ones with the same words.
+    @Test func scalarsReadByTheirOwnRequirementsAsByTheGenericOne() throws {
+        struct Scalars: Decodable, Equatable {
+            var s: String, b: Bool, i: Int, l: Int64, d: Double, o: Int?
+        }
+        let good: [String: JSONValue] = ["s": "x", "b": true, "i": 3, "l": 9_007_199_254_740_993, "d": 2.5]
+        #expect(try PropsDecoding.decode(Scalars.self, from: .object(good))
+            == Scalars(s: "x", b: true, i: 3, l: 9_007_199_254_740_993, d: 2.5, o: nil))
+        #expect(try PropsDecoding.decode(Scalars.self, from: .object(good.merging(["i": 4.0, "d": 7, "o": 5]) { $1 })).i == 4)
+        /// The error of the same value read through the generic path: an element of a list.
+        func generic<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> PropsError? {
+            #expect(throws: PropsError.self) { try PropsDecoding.decode([T].self, from: [value]) }
+        }
+        let refused: [(key: String, value: JSONValue, generic: PropsError?)] = [
+            ("s", 1, generic(String.self, 1)), ("s", nil, generic(String.self, nil)),
+            ("b", "true", generic(Bool.self, "true")), ("i", 2.5, generic(Int.self, 2.5)),
+            ("i", "3", generic(Int.self, "3")), ("l", 1e30, generic(Int64.self, 1e30)),
+            ("d", "2.5", generic(Double.self, "2.5")), ("o", "5", generic(Int.self, "5")),
+        ]
+        for (key, value, expected) in refused {
+            let error = #expect(throws: PropsError.self) {
+                try PropsDecoding.decode(Scalars.self, from: .object(good.merging([key: value]) { $1 }))
+            }
+            #expect(error?.path.description == "/\(key)", "\(key): \(value)")
+            #expect(error?.message == expected?.message, "\(key): \(value)")
+            #expect(expected?.path.description == "/0")
+        }
+    }
+
     @Test func decodingErrorsNameTheElement() throws {
         struct Three: Decodable {
             init(from decoder: any Decoder) throws {

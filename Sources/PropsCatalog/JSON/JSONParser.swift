@@ -104,18 +104,27 @@ package struct JSONParser {
         index += count
     }
 
+    /// An empty object with room for six members, copied (with its room) when the first is added.
+    private static let roomyObject: [String: JSONValue] = {
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(6)
+        return members
+    }()
+
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw error("nested deeper than \(maxDepth) levels") }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
         // Room for a message's or a small record's members at once: growing an empty dictionary one
-        // member at a time rehashed it three times on the way to four members.
-        members.reserveCapacity(6)
+        // member at a time rehashed it three times on the way to four members. The room comes from
+        // copying an empty dictionary that has it (specialized code) rather than `reserveCapacity` or
+        // `init(minimumCapacity:)`, which are not specialized here and looked up the storage's generic
+        // type in the runtime for every object parsed.
+        var members = Self.roomyObject
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }

@@ -77,17 +77,17 @@ private struct ValueDecoder: Decoder {
     ) throws -> T {
         if T.self == String.self {
             guard case .string(let string) = value else { throw mismatch(T.self, value, path()) }
-            return string as! T
+            return identityCast(string, to: T.self)
         }
         if T.self == Bool.self {
             guard case .bool(let bool) = value else { throw mismatch(T.self, value, path()) }
-            return bool as! T
+            return identityCast(bool, to: T.self)
         }
         // The common number types by identity, the others by a cast made once per type (asked of
         // the memo first, which answers without a lock for the type asked last: a list's items).
-        if T.self == Int.self { return try integer(Int.self, value, path()) as! T }
-        if T.self == Int64.self { return try integer(Int64.self, value, path()) as! T }
-        if T.self == Double.self { return try floating(Double.self, value, path()) as! T }
+        if T.self == Int.self { return identityCast(try integer(Int.self, value, path()), to: T.self) }
+        if T.self == Int64.self { return identityCast(try integer(Int64.self, value, path()), to: T.self) }
+        if T.self == Double.self { return identityCast(try floating(Double.self, value, path()), to: T.self) }
         if memo?.mayBeNumber(T.self, ask: NumberTypes.mayBeNumber) ?? NumberTypes.mayBeNumber(T.self) {
             if let integer = T.self as? any (FixedWidthInteger & Decodable).Type {
                 return try self.integer(integer, value, path()) as! T
@@ -116,12 +116,12 @@ private struct ValueDecoder: Decoder {
         }
         guard let memo, remember else { return try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
         if case .array(let elements) = value, let array = memo.elementwise(T.self) {
-            return try memo.decode(T.self, from: value) { try array.decode(elements, at: path(), memo: memo) as! T }
+            return try memo.decode(T.self, from: value) { try array.decode(elements, at: path(), memo: memo, as: T.self) }
         }
         return try memo.decode(T.self, from: value) { try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
     }
 
-    private static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> I {
         if case .integer(let integer) = value, let exact = I(exactly: integer) { return exact }  // no text to read
         guard let text = value.numberText, let decimal = DecimalText(text) else { throw mismatch(I.self, value, path()) }
         guard decimal.isWhole else { throw corrupted("expected an integer, found \(text)", path()) }
@@ -131,7 +131,7 @@ private struct ValueDecoder: Decoder {
         throw corrupted("\(text) does not fit in \(I.self)", path())
     }
 
-    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
         _ type: F.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink
     ) throws -> F {
         // A double read as a double is itself (its shortest text parses back to it exactly).
@@ -175,6 +175,34 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(for: key) == .null }
+
+    // The scalars a synthesized `init(from:)` asks for by their own requirements, read here as
+    // `unbox` reads them: without these, each went through the generic `decode` and a cast of its
+    // result to `T` that the runtime looks up (the generic code is not specialized for the Props type).
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let value = try value(for: key)
+        guard case .string(let string) = value else { throw ValueDecoder.mismatch(String.self, value, .key(key, parent: path)) }
+        return string
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let value = try value(for: key)
+        guard case .bool(let bool) = value else { throw ValueDecoder.mismatch(Bool.self, value, .key(key, parent: path)) }
+        return bool
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try ValueDecoder.integer(Int.self, value(for: key), .key(key, parent: path))
+    }
+
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try ValueDecoder.integer(Int64.self, value(for: key), .key(key, parent: path))
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try ValueDecoder.floating(Double.self, value(for: key), .key(key, parent: path))
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try ValueDecoder.unbox(T.self, from: value(for: key), at: .key(key, parent: path), memo: memo)
@@ -278,6 +306,21 @@ private struct ValueSingleContainer: SingleValueDecodingContainer {
 /// patch did not touch are found by position in the array decoded before (`RoundTripTable.decodeElements`).
 protocol ElementwiseDecodable {
     static func decode(_ elements: [JSONValue], at path: CodingPathLink, memo: RoundTripTable) throws -> Self
+}
+
+extension ElementwiseDecodable {
+    /// The array decoded, as `T`, which is this type (the memo's answer for `T`): no cast to look up.
+    static func decode<T>(_ elements: [JSONValue], at path: CodingPathLink, memo: RoundTripTable, as type: T.Type) throws -> T {
+        identityCast(try decode(elements, at: path, memo: memo), to: T.self)
+    }
+}
+
+/// `value` as `T`, which is its own type (the caller checked `T.self == V.self`): the value as it is,
+/// where `as! T` in generic code asks the runtime to cast it.
+@inline(__always)
+func identityCast<V, T>(_ value: V, to type: T.Type) -> T {
+    assert(V.self == T.self, "an identity cast between different types")
+    return unsafeBitCast(value, to: T.self)
 }
 
 extension Array: ElementwiseDecodable where Element: Decodable {

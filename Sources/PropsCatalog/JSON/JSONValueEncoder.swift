@@ -77,8 +77,10 @@ private final class EncodingNode {
         case .empty: return .object([:])
         case .value: return value
         case .object:
-            var all = [String: JSONValue](minimumCapacity: members.count + nestedMembers.count)
-            for (key, value) in members { all[key] = value }
+            // Sized by specialized code: `init(minimumCapacity:)` is not specialized here, and looked
+            // up its storage's generic type in the runtime for every object encoded.
+            // (The pairs unlabeled as they are read: an array of labeled ones is cast element by element.)
+            var all = Dictionary(members.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })  // a key set again: its last value
             for (key, node) in nestedMembers { all[key] = node.frozen }
             return .object(all)
         case .array:
@@ -154,8 +156,8 @@ private final class EncodingNode {
         if let special = try specialValue(value, at: path) { return special }
         guard let memo, lookUp else { return try encodeAnew(value, at: path, noting: positions, memo: memo) }
         return try memo.encode(value) { previous in
-            if let previous, let array = value as? any ElementwiseEncodable {
-                return try array.encodeElements(at: path, memo: memo, reusing: previous)
+            if let previous, let array = memo.elementwiseEncodable(T.self) {
+                return try array.encodeElements(of: value, at: path, memo: memo, reusing: previous)
             }
             return try encodeAnew(value, at: path, noting: nil, memo: memo)
         }
@@ -396,6 +398,14 @@ private struct SingleContainer: SingleValueEncodingContainer {
 /// others encoded with the path ending in their index.
 protocol ElementwiseEncodable {
     func encodeElements(at path: CodingPathLink, memo: RoundTripTable, reusing previous: PreviousElements) throws -> JSONValue
+}
+
+extension ElementwiseEncodable {
+    /// `value`'s elements encoded, `value` being of this type (the memo's answer for `T`): neither a
+    /// cast nor a conformance for the runtime to look up, as `value as? any ElementwiseEncodable` did.
+    static func encodeElements<T>(of value: T, at path: CodingPathLink, memo: RoundTripTable, reusing previous: PreviousElements) throws -> JSONValue {
+        try identityCast(value, to: Self.self).encodeElements(at: path, memo: memo, reusing: previous)
+    }
 }
 
 extension Array: ElementwiseEncodable where Element: Encodable {

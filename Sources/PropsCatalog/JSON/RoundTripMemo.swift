@@ -133,6 +133,8 @@ final class RoundTripTable {
         @exclusivity(unchecked) var mayBeNumber: Bool?
         /// How the decoder decodes it element by element when it is an array; nil until asked.
         @exclusivity(unchecked) var elementwise: (any ElementwiseDecodable.Type)??
+        /// How the encoder encodes it element by element when it is an array; nil until asked.
+        @exclusivity(unchecked) var elementwiseEncodable: (any ElementwiseEncodable.Type)??
 
         init(_ type: Any.Type) {
             self.type = type
@@ -401,6 +403,15 @@ final class RoundTripTable {
         if let answer = known.elementwise { return answer }
         let answer = type as? any ElementwiseDecodable.Type
         known.elementwise = .some(answer)
+        return answer
+    }
+
+    /// How `type` is encoded element by element, if it is an array (the cast is made once per type).
+    func elementwiseEncodable(_ type: Any.Type) -> (any ElementwiseEncodable.Type)? {
+        let known = facts(of: type)
+        if let answer = known.elementwiseEncodable { return answer }
+        let answer = type as? any ElementwiseEncodable.Type
+        known.elementwiseEncodable = .some(answer)
         return answer
     }
 
