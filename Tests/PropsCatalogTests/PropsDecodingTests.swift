@@ -73,14 +73,16 @@ import Testing
     }
 
     @Test func encoderWritesDatesURLsAndUUIDsAsStrings() throws {
-        struct Sample: Codable { var date: Date; var url: URL; var id: UUID; var maybe: Int? }
+        struct Sample: Codable { var date: Date; var url: URL; var id: UUID; var blob: Data; var maybe: Int? }
         let sample = Sample(date: Date(timeIntervalSince1970: 1_700_000_000.25), url: URL(string: "https://a.example/x?y=1")!,
-                            id: UUID(uuidString: "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405162")!, maybe: nil)
+                            id: UUID(uuidString: "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405162")!, blob: Data([0, 1, 2, 255]), maybe: nil)
         let json = try JSONValueEncoder().encode(sample)
         #expect(json == ["date": "2023-11-14T22:13:20.250Z", "url": "https://a.example/x?y=1",
-                         "id": "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405162", "maybe": nil])
+                         "id": "0B8E1C3A-2D4F-4E6A-8B9C-1D2E3F405162", "blob": "AAEC/w==", "maybe": nil])
         let decoded = try PropsDecoding.decode(Sample.self, from: json)
         #expect(decoded.date == sample.date)
         #expect(decoded.url == sample.url)
+        #expect(decoded.id == sample.id)
+        #expect(decoded.blob == sample.blob)
     }
 }

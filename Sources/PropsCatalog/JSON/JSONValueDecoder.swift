@@ -75,14 +75,10 @@ private struct ValueDecoder: Decoder {
     static func unbox<T: Decodable>(
         _ type: T.Type, from value: JSONValue, at path: @autoclosure () -> CodingPathLink, memo: RoundTripTable?, remember: Bool = true
     ) throws -> T {
-        if T.self == String.self {
-            guard case .string(let string) = value else { throw mismatch(T.self, value, path()) }
-            return identityCast(string, to: T.self)
-        }
-        if T.self == Bool.self {
-            guard case .bool(let bool) = value else { throw mismatch(T.self, value, path()) }
-            return identityCast(bool, to: T.self)
-        }
+        // Each type told by identity is returned by `identityCast`: `as! T` here is a cast the runtime
+        // looks up (this generic code is not specialized for the Props type).
+        if T.self == String.self { return identityCast(try string(value, path()), to: T.self) }
+        if T.self == Bool.self { return identityCast(try bool(value, path()), to: T.self) }
         // The common number types by identity, the others by a cast made once per type (asked of
         // the memo first, which answers without a lock for the type asked last: a list's items).
         if T.self == Int.self { return identityCast(try integer(Int.self, value, path()), to: T.self) }
@@ -96,29 +92,39 @@ private struct ValueDecoder: Decoder {
                 return try self.floating(floating, value, path()) as! T
             }
         }
-        if T.self == Decimal.self { return try decimal(value, path()) as! T }
+        if T.self == Decimal.self { return identityCast(try decimal(value, path()), to: T.self) }
         if T.self == Date.self {
             guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
             guard let date = ISO8601.date(from: text) else {
                 throw corrupted("expected an ISO 8601 date-time such as 2026-11-22T10:00:00Z, found '\(text)'", path())
             }
-            return date as! T
+            return identityCast(date, to: T.self)
         }
         if T.self == URL.self {
             guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
             guard let url = URL(string: text) else { throw corrupted("Invalid URL string.", path()) }
-            return url as! T
+            return identityCast(url, to: T.self)
         }
         if T.self == Data.self {
             guard case .string(let text) = value else { throw mismatch(T.self, value, path()) }
             guard let data = Data(base64Encoded: text) else { throw corrupted("expected base64 data", path()) }
-            return data as! T
+            return identityCast(data, to: T.self)
         }
         guard let memo, remember else { return try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
         if case .array(let elements) = value, let array = memo.elementwise(T.self) {
             return try memo.decode(T.self, from: value) { try array.decode(elements, at: path(), memo: memo, as: T.self) }
         }
         return try memo.decode(T.self, from: value) { try T(from: ValueDecoder(value: value, path: path(), memo: memo)) }
+    }
+
+    static func string(_ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, path()) }
+        return string
+    }
+
+    static func bool(_ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, path()) }
+        return bool
     }
 
     static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: @autoclosure () -> CodingPathLink) throws -> I {
@@ -181,15 +187,11 @@ private struct ValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     // result to `T` that the runtime looks up (the generic code is not specialized for the Props type).
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let value = try value(for: key)
-        guard case .string(let string) = value else { throw ValueDecoder.mismatch(String.self, value, .key(key, parent: path)) }
-        return string
+        try ValueDecoder.string(value(for: key), .key(key, parent: path))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        let value = try value(for: key)
-        guard case .bool(let bool) = value else { throw ValueDecoder.mismatch(Bool.self, value, .key(key, parent: path)) }
-        return bool
+        try ValueDecoder.bool(value(for: key), .key(key, parent: path))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {

@@ -182,14 +182,15 @@ private final class EncodingNode {
     }
 
     /// The JSON of the Foundation types the encoder writes its own way, nil for any other type
-    /// (told by identity: a cast to each costs a conformance lookup per value).
+    /// (told by identity: a cast to each costs a conformance lookup per value; the value of a type
+    /// told is taken by `identityCast`, not `as!`, which the runtime would look up too).
     private static func specialValue<T: Encodable>(_ value: T, at path: CodingPathLink) throws -> JSONValue? {
-        if T.self == Date.self { return .string(ISO8601.string(from: value as! Date)) }
-        if T.self == URL.self { return .string((value as! URL).absoluteString) }
-        if T.self == UUID.self { return .string((value as! UUID).uuidString) }
-        if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if T.self == Date.self { return .string(ISO8601.string(from: identityCast(value, to: Date.self))) }
+        if T.self == URL.self { return .string(identityCast(value, to: URL.self).absoluteString) }
+        if T.self == UUID.self { return .string(identityCast(value, to: UUID.self).uuidString) }
+        if T.self == Data.self { return .string(identityCast(value, to: Data.self).base64EncodedString()) }
         if T.self == Decimal.self {
-            let decimal = value as! Decimal
+            let decimal = identityCast(value, to: Decimal.self)
             guard let number = JSONValue.number(text: decimal.description) else {
                 throw EncodingError.invalidValue(decimal, .init(codingPath: path.codingPath, debugDescription: "\(decimal) has no JSON form"))
             }

@@ -124,27 +124,38 @@ final class RoundTripTable {
     /// What the table knows of one type, asked once per type and then found by identity.
     private final class TypeFacts {
         let type: Any.Type
-        /// Where its values keep what they say (nil: never remembered); computed when first asked.
-        @exclusivity(unchecked) private var knownLayout: SignificantBytes??
+        /// Where its values keep what they say (nil: never remembered).
+        @exclusivity(unchecked) private var knownLayout = AnswerOnce<SignificantBytes?>()
         /// Whether some entry was made for it: the encoder looks up no other type (an enum read
         /// from a string, an optional scalar).
         @exclusivity(unchecked) var remembered = false
-        /// Whether it may be one of the numbers the decoder reads itself; nil until asked.
-        @exclusivity(unchecked) var mayBeNumber: Bool?
-        /// How the decoder decodes it element by element when it is an array; nil until asked.
-        @exclusivity(unchecked) var elementwise: (any ElementwiseDecodable.Type)??
-        /// How the encoder encodes it element by element when it is an array; nil until asked.
-        @exclusivity(unchecked) var elementwiseEncodable: (any ElementwiseEncodable.Type)??
+        /// Whether it may be one of the numbers the decoder reads itself.
+        @exclusivity(unchecked) var mayBeNumber = AnswerOnce<Bool>()
+        /// How the decoder decodes it element by element when it is an array.
+        @exclusivity(unchecked) var elementwise = AnswerOnce<(any ElementwiseDecodable.Type)?>()
+        /// How the encoder encodes it element by element when it is an array.
+        @exclusivity(unchecked) var elementwiseEncodable = AnswerOnce<(any ElementwiseEncodable.Type)?>()
 
         init(_ type: Any.Type) {
             self.type = type
         }
 
         var layout: SignificantBytes? {
-            if let knownLayout { return knownLayout }
-            let layout = SignificantBytes(of: type)
-            knownLayout = .some(layout)
-            return layout
+            knownLayout.answer { SignificantBytes(of: type) }
+        }
+    }
+
+    /// An answer about a type, worked out the first time it is asked and kept (a conformance cast,
+    /// a reflection: what should not be paid per value).
+    private struct AnswerOnce<Value> {
+        /// The answer; nil until asked.
+        private(set) var known: Value?
+
+        mutating func answer(_ work: () -> Value) -> Value {
+            if let known { return known }
+            let value = work()
+            known = value
+            return value
         }
     }
 
@@ -390,29 +401,17 @@ final class RoundTripTable {
     /// Whether `type` may be a number, as `ask` says the first time (the decoder asks for every
     /// value that is not a `String`, `Bool`, `Int`, `Int64` or `Double`: each item of a list).
     func mayBeNumber(_ type: Any.Type, ask: (Any.Type) -> Bool) -> Bool {
-        let known = facts(of: type)
-        if let answer = known.mayBeNumber { return answer }
-        let answer = ask(type)
-        known.mayBeNumber = answer
-        return answer
+        facts(of: type).mayBeNumber.answer { ask(type) }
     }
 
     /// How `type` is decoded element by element, if it is an array (the cast is made once per type).
     func elementwise(_ type: Any.Type) -> (any ElementwiseDecodable.Type)? {
-        let known = facts(of: type)
-        if let answer = known.elementwise { return answer }
-        let answer = type as? any ElementwiseDecodable.Type
-        known.elementwise = .some(answer)
-        return answer
+        facts(of: type).elementwise.answer { type as? any ElementwiseDecodable.Type }
     }
 
     /// How `type` is encoded element by element, if it is an array (the cast is made once per type).
     func elementwiseEncodable(_ type: Any.Type) -> (any ElementwiseEncodable.Type)? {
-        let known = facts(of: type)
-        if let answer = known.elementwiseEncodable { return answer }
-        let answer = type as? any ElementwiseEncodable.Type
-        known.elementwiseEncodable = .some(answer)
-        return answer
+        facts(of: type).elementwiseEncodable.answer { type as? any ElementwiseEncodable.Type }
     }
 
     /// The elements of a JSON array decoded as `[Element]`, for `ElementwiseDecodable`: each element
@@ -563,7 +562,7 @@ final class RoundTripTable {
             entry.partsLineUp = patched.partsLineUp && entry.parts.count == patched.parts.count
             entry.parts.first?.entry.array = entry
             entry.parts.last?.entry.array = entry
-        } else if case .some(.some) = known.elementwise {
+        } else if case .some(.some) = known.elementwise.known {
             entry.previous = entry.parts.first?.entry.array ?? entry.parts.last?.entry.array
             for part in entry.parts { part.entry.array = entry }
             entry.partsLineUp = Self.lineUp(entry.parts, with: json)
